@@ -1,0 +1,129 @@
+"""FastAPI dependencies as Annotated aliases: settings, sessions, the caller's token scopes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request, status
+from sqlalchemy.orm import Session
+
+from service import auth
+from service.auth import Scope
+from service.db.engine import Database
+from service.settings import Settings
+
+
+def get_app_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_database(request: Request) -> Database:
+    return request.app.state.db
+
+
+def get_write_session(db: Annotated[Database, Depends(get_database)]) -> Iterator[Session]:
+    """One transaction per request: committed when the endpoint returns, rolled back if it raises."""
+    session = db.write_session()
+    try:
+        with session.begin():
+            yield session
+    finally:
+        session.close()
+
+
+def get_read_session(db: Annotated[Database, Depends(get_database)]) -> Iterator[Session]:
+    session = db.read_session()
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+DatabaseDep = Annotated[Database, Depends(get_database)]
+SessionDep = Annotated[Session, Depends(get_write_session)]
+ReadSessionDep = Annotated[Session, Depends(get_read_session)]
+
+
+class TokenCache:
+    """Resolved tokens for a few seconds, so cached lookups don't pay a query for auth each time.
+
+    Short TTL: a revoked token stops working within `ttl` seconds on every API host.
+    """
+
+    def __init__(self, ttl: float = 10.0) -> None:
+        self.ttl = ttl
+        self._entries: dict[str, tuple[float, set[Scope]]] = {}
+
+    def get(self, token: str) -> set[Scope] | None:
+        hit = self._entries.get(token)
+        if hit is None or hit[0] < time.monotonic():
+            return None
+        return hit[1]
+
+    def put(self, token: str, scopes: set[Scope]) -> None:
+        if len(self._entries) > 10_000:
+            self._entries.clear()
+        self._entries[token] = (time.monotonic() + self.ttl, scopes)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def require(scope: Scope):  # type: ignore[no-untyped-def]
+    """Dependency factory: the request must carry a bearer token granting `scope` (admin grants all)."""
+
+    def check(
+        request: Request,
+        db: DatabaseDep,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> set[Scope]:
+        token = _bearer(authorization)
+        if token is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token (Authorization: Bearer …)",
+                                headers={"WWW-Authenticate": "Bearer"})
+        cache: TokenCache = request.app.state.token_cache
+        granted = cache.get(token)
+        if granted is None:
+            with db.read_session() as session:
+                row = auth.resolve(session, token)
+                if row is None:
+                    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked token",
+                                        headers={"WWW-Authenticate": "Bearer"})
+                granted = auth.scopes_of(row)
+            cache.put(token, granted)
+        if not auth.allows(granted, scope):
+            raise HTTPException(status.HTTP_403_FORBIDDEN, f"this token lacks the '{scope.value}' scope")
+        return granted
+
+    return check
+
+
+SubmitAuth = Annotated[set[Scope], Depends(require(Scope.submit))]
+WorkerAuth = Annotated[set[Scope], Depends(require(Scope.worker))]
+AdminAuth = Annotated[set[Scope], Depends(require(Scope.admin))]
+
+
+def any_scope(
+    request: Request, db: DatabaseDep, authorization: Annotated[str | None, Header()] = None,
+) -> set[Scope]:
+    """Reading kernels is for clients and workers alike."""
+    try:
+        return require(Scope.submit)(request, db, authorization)
+    except HTTPException as exc:
+        if exc.status_code != status.HTTP_403_FORBIDDEN:
+            raise
+        return require(Scope.worker)(request, db, authorization)
+
+
+ReaderAuth = Annotated[set[Scope], Depends(any_scope)]
+
+
+def idempotency_key(idempotency_key: Annotated[str | None, Header(max_length=128)] = None) -> str | None:
+    return idempotency_key

@@ -1,0 +1,76 @@
+"""Content-addressed cubins: download (verified, ETag), launch metadata, upload by workers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Path, Request, Response
+from starlette.concurrency import run_in_threadpool
+
+from service.api.deps import ReadSessionDep, ReaderAuth, SettingsDep, WorkerAuth
+from service.db import kernels
+from service.db.errors import KilnError
+
+router = APIRouter(tags=["kernels"])
+
+Sha = Annotated[str, Path(pattern=r"^[0-9a-f]{64}$", description="sha256 of the cubin, lowercase hex")]
+
+
+class PayloadTooLarge(KilnError):
+    """The upload is larger than KILN_MAX_KERNEL_BYTES."""
+
+    status_code = 413
+
+
+@router.get(
+    "/kernel/{sha256}",
+    response_class=Response,
+    responses={200: {"content": {"application/octet-stream": {}}}, 304: {"description": "not modified"}},
+    summary="The cubin, verified against its sha256 before it is sent",
+)
+def get_cubin(
+    sha256: Sha, session: ReadSessionDep, _auth: ReaderAuth,
+    if_none_match: Annotated[str | None, Header()] = None,
+) -> Response:
+    etag = f'"{sha256}"'
+    if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
+        if kernels.blob_exists(session, sha256=sha256):
+            return Response(status_code=304, headers={"ETag": etag})
+    data = kernels.read_blob(session, sha256=sha256)
+    return Response(content=data, media_type="application/octet-stream", headers={
+        "ETag": etag, "Cache-Control": "public, max-age=31536000, immutable",
+        "Content-Disposition": f'attachment; filename="{sha256[:16]}.cubin"',
+    })
+
+
+@router.get("/kernel/{sha256}/meta", summary="Everything a client needs to launch the cubin")
+def get_meta(sha256: Sha, session: ReadSessionDep, _auth: ReaderAuth) -> dict[str, Any]:
+    k = kernels.get_kernel(session, sha256=sha256)
+    return {
+        "sha256": k.sha256, "name": k.name, "family": k.family, "arch": k.arch, "toolchain": k.toolchain,
+        "config": k.config, "source_sha256": k.source_sha256, "compile_seconds": k.compile_seconds,
+        "launch": k.launch, "cubin_url": f"/kernel/{k.sha256}",
+    }
+
+
+@router.put("/kernel/{sha256}", status_code=201, summary="Upload a cubin (workers); idempotent")
+async def put_cubin(
+    sha256: Sha, request: Request, settings: SettingsDep, _auth: WorkerAuth, response: Response,
+) -> dict[str, Any]:
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > settings.max_kernel_bytes:
+            raise PayloadTooLarge()
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    db = request.app.state.db
+    def store() -> bool:
+        with db.transaction() as session:
+            return kernels.put_blob(session, sha256=sha256, data=data)
+
+    created = await run_in_threadpool(store)
+    response.status_code = 201 if created else 200
+    return {"sha256": sha256, "size": len(data), "created": created}
+
+

@@ -1,0 +1,77 @@
+"""Clients: submit problems for tuning, look up tuned kernels."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Response, status
+from fastapi.responses import JSONResponse
+from sqlalchemy import select
+
+from service import tuning
+from service.api.deps import ReadSessionDep, SessionDep, SettingsDep, SubmitAuth, idempotency_key
+from service.api.schemas import LookupRequest, NotTuned, ResultOut, TuneResponse
+from service.api.views import result_out
+from service.db.models import IdempotencyRecord
+from service.metrics import CACHE_LOOKUPS
+from service.specs import Target, TuneRequest
+
+router = APIRouter(tags=["tune"])
+
+
+@router.post(
+    "/tune",
+    response_model=TuneResponse,
+    responses={202: {"model": TuneResponse, "description": "some problems were queued"}},
+    summary="Tune a batch of problems: cached ones return at once, the rest become jobs",
+)
+def tune(
+    body: TuneRequest, session: SessionDep, settings: SettingsDep, _auth: SubmitAuth, response: Response,
+    key: str | None = Depends(idempotency_key),
+) -> TuneResponse | JSONResponse:
+    if len(body.problems) > settings.max_batch:
+        return JSONResponse(status_code=422, content={"detail": [{
+            "loc": ["body", "problems"], "msg": f"at most {settings.max_batch} problems per request",
+            "type": "too_long"}]})
+    digest = tuning.request_digest(body.model_dump(mode="json"))
+    if key is not None:
+        record = session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.key == key))
+        if record is not None:
+            if record.request_sha256 != digest:
+                return JSONResponse(status_code=422, content={"detail": [{
+                    "loc": ["header", "Idempotency-Key"],
+                    "msg": "this Idempotency-Key was used with a different request body", "type": "idempotency"}]})
+            return JSONResponse(status_code=record.status_code, content=record.response)
+    target = body.target or Target(arch=settings.default_arch)
+    items = tuning.tune_batch(
+        session, problems=tuning.key_problems(list(body.problems), target), priority=body.priority,
+        max_attempts=settings.max_attempts,
+    )
+    for item in items:
+        CACHE_LOOKUPS.labels(outcome="hit" if item.status == "cached" else "miss").inc()
+    code = status.HTTP_200_OK if all(i.status == "cached" for i in items) else status.HTTP_202_ACCEPTED
+    out = TuneResponse(items=items)
+    if key is not None:
+        session.add(IdempotencyRecord(key=key, request_sha256=digest, status_code=code,
+                                      response=out.model_dump(mode="json")))
+    response.status_code = code
+    return out
+
+
+@router.post(
+    "/lookup",
+    response_model=ResultOut,
+    responses={404: {"model": NotTuned, "description": "not tuned; says whether a job is tuning it"}},
+    summary="The best kernel record for one problem",
+)
+def lookup(body: LookupRequest, session: ReadSessionDep, settings: SettingsDep, _auth: SubmitAuth) -> ResultOut | JSONResponse:
+    target = body.target or Target(arch=settings.default_arch)
+    kp = tuning.key_problems([body.problem], target)[0]
+    outcome = tuning.lookup(session, kp=kp)
+    if outcome.result is not None:
+        CACHE_LOOKUPS.labels(outcome="hit").inc()
+        return result_out(outcome.result)
+    CACHE_LOOKUPS.labels(outcome="miss").inc()
+    tuning_now = outcome.job_id is not None
+    detail = (f"not tuned yet: job {outcome.job_id} is tuning it" if tuning_now
+              else "not tuned: POST /tune to queue it")
+    return JSONResponse(status_code=404, content=NotTuned(
+        detail=detail, spec_key=kp.key, tuning=tuning_now, job_id=outcome.job_id).model_dump())
