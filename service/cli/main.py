@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for chatty in ("httpx", "httpcore", "alembic"):
+        logging.getLogger(chatty).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     return int(args.func(args) or 0)
 
 

@@ -1,0 +1,1 @@
+"""System tests: real processes, real HTTP, real databases."""
