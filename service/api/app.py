@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from service.api.deps import TokenCache
 from service.api.middleware import BodyLimitMiddleware, TimingMiddleware
+from service.api.result_cache import ResultCache
 from service.api.routes import health, jobs, kernels, results, tune, workers
 from service.db import queue
 from service.db.engine import Database, open_database
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.settings = settings
     app.state.db = db or open_database(settings.resolved_database_url)
     app.state.token_cache = TokenCache()
+    app.state.result_cache = ResultCache()
 
     for router in (tune.router, jobs.router, kernels.router, workers.router, results.router, health.router):
         app.include_router(router)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request, status
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from service import auth
 from service.auth import Scope
@@ -76,30 +77,36 @@ def _bearer(authorization: str | None) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def require(scope: Scope):  # type: ignore[no-untyped-def]
-    """Dependency factory: the request must carry a bearer token granting `scope` (admin grants all)."""
-
-    def check(
-        request: Request,
-        db: DatabaseDep,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> set[Scope]:
-        token = _bearer(authorization)
-        if token is None:
-            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token (Authorization: Bearer …)",
-                                headers={"WWW-Authenticate": "Bearer"})
-        cache: TokenCache = request.app.state.token_cache
-        granted = cache.get(token)
-        if granted is None:
+async def _granted_scopes(request: Request, db: Database, authorization: str | None) -> set[Scope]:
+    """Async so a cached token costs no threadpool hop; the database is asked only on a cache miss."""
+    token = _bearer(authorization)
+    if token is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token (Authorization: Bearer …)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    cache: TokenCache = request.app.state.token_cache
+    granted = cache.get(token)
+    if granted is None:
+        def resolve() -> set[Scope] | None:
             with db.read_session() as session:
                 row = auth.resolve(session, token)
-                if row is None:
-                    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked token",
-                                        headers={"WWW-Authenticate": "Bearer"})
-                granted = auth.scopes_of(row)
-            cache.put(token, granted)
-        if not auth.allows(granted, scope):
-            raise HTTPException(status.HTTP_403_FORBIDDEN, f"this token lacks the '{scope.value}' scope")
+                return None if row is None else auth.scopes_of(row)
+
+        granted = await run_in_threadpool(resolve)
+        if granted is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked token",
+                                headers={"WWW-Authenticate": "Bearer"})
+        cache.put(token, granted)
+    return granted
+
+
+def require(*scopes: Scope):  # type: ignore[no-untyped-def]
+    """Dependency factory: the bearer token must grant one of `scopes` (admin grants all)."""
+
+    async def check(request: Request, db: DatabaseDep, authorization: Annotated[str | None, Header()] = None) -> set[Scope]:
+        granted = await _granted_scopes(request, db, authorization)
+        if not any(auth.allows(granted, s) for s in scopes):
+            names = "' or '".join(s.value for s in scopes)
+            raise HTTPException(status.HTTP_403_FORBIDDEN, f"this token lacks the '{names}' scope")
         return granted
 
     return check
@@ -108,21 +115,7 @@ def require(scope: Scope):  # type: ignore[no-untyped-def]
 SubmitAuth = Annotated[set[Scope], Depends(require(Scope.submit))]
 WorkerAuth = Annotated[set[Scope], Depends(require(Scope.worker))]
 AdminAuth = Annotated[set[Scope], Depends(require(Scope.admin))]
-
-
-def any_scope(
-    request: Request, db: DatabaseDep, authorization: Annotated[str | None, Header()] = None,
-) -> set[Scope]:
-    """Reading kernels is for clients and workers alike."""
-    try:
-        return require(Scope.submit)(request, db, authorization)
-    except HTTPException as exc:
-        if exc.status_code != status.HTTP_403_FORBIDDEN:
-            raise
-        return require(Scope.worker)(request, db, authorization)
-
-
-ReaderAuth = Annotated[set[Scope], Depends(any_scope)]
+ReaderAuth = Annotated[set[Scope], Depends(require(Scope.submit, Scope.worker))]  # kernels: clients and workers
 
 
 def idempotency_key(idempotency_key: Annotated[str | None, Header(max_length=128)] = None) -> str | None:

@@ -25,6 +25,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default=None)
     p.add_argument("--port", type=int, default=None)
     p.add_argument("--no-migrate", action="store_true", help="don't run `db upgrade` at start")
+    p.add_argument("--workers", type=int, default=1, help="API processes (uvicorn workers); one is plenty for SQLite")
     p.set_defaults(func=serve)
 
     w = sub.add_parser("worker", help="lease jobs from KILN_SERVER_URL and tune them on a GPU")
@@ -69,9 +70,13 @@ def serve(args: argparse.Namespace) -> int:
         console.print(f"[bold]kiln[/]: GPU {gpus[0].gpu_name} visible: started a local worker (pid {local.pid})")
     else:
         console.print("[bold]kiln[/]: no GPU visible: serving and queueing; jobs wait for a `kiln worker` on a GPU host")
-    app = create_app(settings, db)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+        if args.workers > 1:
+            db.dispose()
+            uvicorn.run("service.api.app:create_app", factory=True, workers=args.workers, host=host, port=port,
+                        log_level="info", access_log=False)
+        else:
+            uvicorn.run(create_app(settings, db), host=host, port=port, log_level="info", access_log=False)
     finally:
         if local is not None:
             local.send_signal(signal.SIGTERM)

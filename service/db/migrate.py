@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from functools import lru_cache
+from pathlib import Path
 
 from alembic import command
 from alembic.config import Config

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from worker.device import DeviceInfo
-from worker.step import BuiltKernel, Progress, StepOutcome
+from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
 
 
 class SimulatedGpuStep:
@@ -34,6 +34,8 @@ class SimulatedGpuStep:
             with open(self.log_path, "a") as f:  # O_APPEND: lines from many processes don't interleave
                 f.write(f"{job['id']} {os.getpid()}\n")
         progress(phase="compiling", generated=4, compiled=0)
+        if os.environ.get("KILN_SIM_FAIL_EPILOGUE") == job["spec"].get("epilogue"):
+            raise StepFailed("simulated: no variant passed verification", retryable=False)
         time.sleep(random.uniform(self.min_s, self.max_s))
         progress(phase="timing", generated=4, compiled=4, verified=4, timed=4)
         cubin = b"\x7fELF-simulated-" + hashlib.sha256(job["spec_key"].encode()).digest() * 64

@@ -58,16 +58,16 @@ class LiveService:
                 p.kill()
 
 
-def start_service(database_url: str, tmp_path: Path, **settings: str) -> LiveService:
+def start_service(database_url: str, tmp_path: Path, serve_args: list[str] | None = None, **settings: str) -> LiveService:
     port = free_port()
     env = {
         **os.environ, "KILN_DATABASE_URL": database_url, "KILN_DATA_DIR": str(tmp_path / "data"), "KILN_TOKEN": ADMIN,
         "KILN_SERVER_URL": f"http://127.0.0.1:{port}", "KILN_LOCAL_WORKER": "never", "KILN_SIM_LOG": str(tmp_path / "executions.log"),
         "PYTHONPATH": str(REPO), **{f"KILN_{k.upper()}": v for k, v in settings.items()},
     }
-    log = open(tmp_path / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)],
-                            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    with open(tmp_path / "serve.log", "w") as log:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli.main", "serve", "--port", str(port), *(serve_args or [])],
+                                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -87,8 +87,8 @@ def start_service(database_url: str, tmp_path: Path, **settings: str) -> LiveSer
 def system_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'kiln.db'}"
-    from tests.conftest import _truncate
     from service.db.engine import open_database
+    from tests.conftest import _truncate
 
     url = request.getfixturevalue("postgres_url")
     db = open_database(url)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from service.api.deps import ReadSessionDep, ReaderAuth, SettingsDep, WorkerAuth
+from service.api.deps import ReaderAuth, ReadSessionDep, SettingsDep, WorkerAuth
 from service.db import kernels
 from service.db.errors import KilnError
 
@@ -28,15 +28,22 @@ class PayloadTooLarge(KilnError):
     responses={200: {"content": {"application/octet-stream": {}}}, 304: {"description": "not modified"}},
     summary="The cubin, verified against its sha256 before it is sent",
 )
-def get_cubin(
-    sha256: Sha, session: ReadSessionDep, _auth: ReaderAuth,
-    if_none_match: Annotated[str | None, Header()] = None,
+async def get_cubin(
+    sha256: Sha, request: Request, _auth: ReaderAuth, if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     etag = f'"{sha256}"'
-    if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
-        if kernels.blob_exists(session, sha256=sha256):
-            return Response(status_code=304, headers={"ETag": etag})
-    data = kernels.read_blob(session, sha256=sha256)
+    db = request.app.state.db
+    revalidate = if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]
+
+    def read() -> bytes | None:
+        with db.read_session() as session:
+            if revalidate and kernels.blob_exists(session, sha256=sha256):
+                return None
+            return kernels.read_blob(session, sha256=sha256)  # sha256-verified
+
+    data = await run_in_threadpool(read)
+    if data is None:
+        return Response(status_code=304, headers={"ETag": etag})
     return Response(content=data, media_type="application/octet-stream", headers={
         "ETag": etag, "Cache-Control": "public, max-age=31536000, immutable",
         "Content-Disposition": f'attachment; filename="{sha256[:16]}.cubin"',

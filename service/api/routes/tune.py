@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
 from service import tuning
-from service.api.deps import ReadSessionDep, SessionDep, SettingsDep, SubmitAuth, idempotency_key
+from service.api.deps import SessionDep, SettingsDep, SubmitAuth, idempotency_key
+from service.api.result_cache import ResultCache
 from service.api.schemas import LookupRequest, NotTuned, ResultOut, TuneResponse
 from service.api.views import result_out
+from service.db.engine import Database
 from service.db.models import IdempotencyRecord
 from service.metrics import CACHE_LOOKUPS
 from service.specs import Target, TuneRequest
@@ -62,16 +65,30 @@ def tune(
     responses={404: {"model": NotTuned, "description": "not tuned; says whether a job is tuning it"}},
     summary="The best kernel record for one problem",
 )
-def lookup(body: LookupRequest, session: ReadSessionDep, settings: SettingsDep, _auth: SubmitAuth) -> ResultOut | JSONResponse:
+async def lookup(body: LookupRequest, request: Request, settings: SettingsDep, _auth: SubmitAuth) -> Response:
+    """Async with a per-process cache of immutable results: the hot path of every client."""
     target = body.target or Target(arch=settings.default_arch)
     kp = tuning.key_problems([body.problem], target)[0]
-    outcome = tuning.lookup(session, kp=kp)
-    if outcome.result is not None:
+    cache: ResultCache = request.app.state.result_cache
+    hit = cache.get(kp.key)
+    if hit is None:
+        db: Database = request.app.state.db
+
+        def from_db() -> tuple[bytes | None, str | None]:
+            with db.read_session() as session:
+                outcome = tuning.lookup(session, kp=kp)
+                if outcome.result is None:
+                    return None, outcome.job_id
+                return result_out(outcome.result).model_dump_json().encode(), None
+
+        hit, job_id = await run_in_threadpool(from_db)
+        if hit is not None:
+            cache.put(kp.key, hit)
+    if hit is not None:
         CACHE_LOOKUPS.labels(outcome="hit").inc()
-        return result_out(outcome.result)
+        return Response(content=hit, media_type="application/json")
     CACHE_LOOKUPS.labels(outcome="miss").inc()
-    tuning_now = outcome.job_id is not None
-    detail = (f"not tuned yet: job {outcome.job_id} is tuning it" if tuning_now
-              else "not tuned: POST /tune to queue it")
+    tuning_now = job_id is not None
+    detail = (f"not tuned yet: job {job_id} is tuning it" if tuning_now else "not tuned: POST /tune to queue it")
     return JSONResponse(status_code=404, content=NotTuned(
-        detail=detail, spec_key=kp.key, tuning=tuning_now, job_id=outcome.job_id).model_dump())
+        detail=detail, spec_key=kp.key, tuning=tuning_now, job_id=job_id).model_dump())

@@ -133,9 +133,9 @@ def post_result(job_id: str, body: ResultIn, session: SessionDep, _auth: WorkerA
         if not kernels.blob_exists(session, sha256=k.sha256):
             raise KernelMissing(f"kernel {k.sha256} was not uploaded (PUT /kernel/{{sha256}} first)")
         kernels.put_kernel(session, meta={**k.model_dump(), "toolchain": job.toolchain})
-    if body.winner_sha256 and body.winner_sha256 not in {k.sha256 for k in body.kernels}:
-        if not kernels.blob_exists(session, sha256=body.winner_sha256):
-            raise KernelMissing()
+    uploaded_elsewhere = body.winner_sha256 and body.winner_sha256 not in {k.sha256 for k in body.kernels}
+    if uploaded_elsewhere and not kernels.blob_exists(session, sha256=body.winner_sha256):
+        raise KernelMissing()
     speedup = None
     if body.kernel_time_us and body.baseline_time_us:
         speedup = body.baseline_time_us / body.kernel_time_us

@@ -1,0 +1,89 @@
+"""`kiln` commands against a live service: output, progress and exit codes CI jobs rely on."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.system.conftest import ADMIN, LiveService, start_service
+
+pytestmark = pytest.mark.slow
+
+
+def kiln(live: LiveService | None, *args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    base = dict(live.env) if live else {**os.environ, "KILN_SERVER_URL": "http://127.0.0.1:9", "KILN_TOKEN": ADMIN}
+    return subprocess.run([sys.executable, "-m", "service.cli.main", *args], cwd=REPO, env={**base, **(env or {})},
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def live_sqlite(tmp_path: Path):  # type: ignore[no-untyped-def]
+    service = start_service(f"sqlite:///{tmp_path / 'kiln.db'}", tmp_path, lease_seconds="5", reaper_interval_seconds="1")
+    yield service
+    service.stop()
+
+
+def test_tune_waits_with_progress_then_serves_from_cache(live_sqlite: LiveService, tmp_path: Path) -> None:
+    live_sqlite.start_worker("w0", {"KILN_SIM_FAIL_EPILOGUE": "relu"})
+    r = kiln(live_sqlite, "tune", "--gemm", "4096x768x3072", "--epilogue", "bias_gelu", "--timeout", "60")
+    assert r.returncode == 0, r.stderr
+    assert "succeeded" in r.stdout and "1.20x (kiln)" in r.stdout
+    again = kiln(live_sqlite, "tune", "--gemm", "4096x768x3072", "--epilogue", "bias_gelu", "--json")
+    rows = json.loads(again.stdout)
+    assert again.returncode == 0 and rows[0]["state"] == "cached"
+    sha = rows[0]["result"]["kernel"]["sha256"]
+    fetched = kiln(live_sqlite, "fetch", sha, "--out", str(tmp_path / "k"))
+    assert fetched.returncode == 0, fetched.stderr
+    assert (tmp_path / "k" / f"{sha}.cubin").read_bytes().startswith(b"\x7fELF")
+    assert json.loads((tmp_path / "k" / f"{sha}.json").read_text())["sha256"] == sha
+    found = kiln(live_sqlite, "lookup", "--gemm", "4096x768x3072", "--epilogue", "bias_gelu", "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)["kernel"]["sha256"] == sha
+    status = kiln(live_sqlite, "status")
+    assert status.returncode == 0 and "w0" in status.stdout
+
+
+def test_failed_job_exits_1_and_says_why(live_sqlite: LiveService) -> None:
+    live_sqlite.start_worker("w0", {"KILN_SIM_FAIL_EPILOGUE": "relu"})
+    r = kiln(live_sqlite, "tune", "--gemm", "128x128x128", "--epilogue", "relu", "--timeout", "60")
+    assert r.returncode == 1 and "no variant passed verification" in r.stderr
+
+
+def test_no_wait_and_file_input(live_sqlite: LiveService, tmp_path: Path) -> None:
+    spec = tmp_path / "specs.yaml"
+    spec.write_text("target: {arch: sm_90a}\nproblems:\n  - {op: gemm, m: 64, n: 64, k: 64}\n"
+                    "  - {op: conv2d, n: 1, h: 8, w: 8, c: 8, k: 8, r: 3, s: 3, padding: [1, 1]}\n")
+    r = kiln(live_sqlite, "tune", "--file", str(spec), "--no-wait", "--json")
+    assert r.returncode == 0, r.stderr
+    assert [row["state"] for row in json.loads(r.stdout)] == ["queued", "queued"]
+
+
+def test_timeout_exits_3(live_sqlite: LiveService) -> None:
+    r = kiln(live_sqlite, "tune", "--gemm", "64x64x64", "--timeout", "1")  # no worker running
+    assert r.returncode == 3 and "timed out" in r.stderr
+
+
+def test_bad_input_exits_2_naming_the_problem(live_sqlite: LiveService) -> None:
+    r = kiln(live_sqlite, "tune", "--gemm", "64x64")
+    assert r.returncode == 2 and "MxNxK" in r.stderr
+    r = kiln(live_sqlite, "tune", "--gemm", "64x64x64", "--epilogue", "tanh")
+    assert r.returncode == 2 and "epilogue" in r.stderr
+    r = kiln(live_sqlite, "tune", "--gemm", "64x64x64", "--arch", "sm_70")
+    assert r.returncode == 2 and "arch" in r.stderr
+
+
+def test_unreachable_service_exits_4() -> None:
+    r = kiln(None, "tune", "--gemm", "64x64x64")
+    assert r.returncode == 4 and "cannot reach" in r.stderr
+
+
+def test_token_create_and_db_upgrade(tmp_path: Path) -> None:
+    env = {"KILN_DATA_DIR": str(tmp_path), "KILN_DATABASE_URL": f"sqlite:///{tmp_path / 'k.db'}"}
+    assert kiln(None, "db", "upgrade", env=env).returncode == 0
+    r = kiln(None, "token", "create", "--name", "ci", "--scope", "submit", env=env)
+    assert r.returncode == 0 and r.stdout.strip().startswith("kiln_")
