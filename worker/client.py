@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
@@ -10,6 +11,9 @@ import httpx
 
 from service.versions import toolchain
 from worker.device import DeviceInfo
+
+
+log = logging.getLogger("kiln.worker.client")
 
 
 class LeaseLostError(Exception):
@@ -34,9 +38,11 @@ class ServiceClient:
                 resp = self.http.request(method, url, **kw)
                 if resp.status_code < 500 or time.monotonic() > deadline:
                     return resp
-            except httpx.TransportError:
+                log.warning("%s %s: HTTP %d, retrying", method, url, resp.status_code)
+            except httpx.TransportError as exc:
                 if time.monotonic() > deadline:
                     raise
+                log.warning("%s %s: %s, retrying", method, url, exc)
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 5.0)
 

@@ -68,6 +68,23 @@ def submit(session: Session, *, job: NewJob) -> tuple[Job, bool]:
     return row, True
 
 
+def current_lease(session: Session, *, worker: Worker, lease_seconds: float, now: datetime | None = None) -> Job | None:
+    """The job this worker already holds, with its lease renewed.
+
+    A worker runs one job at a time, so a second lease call while it holds one is a retry (the
+    first response was lost) or a restart: handing back the same job and token makes leasing
+    idempotent, where a fresh job would orphan the first until its lease ran out.
+    """
+    now = now or utcnow()
+    job = session.scalars(
+        select(Job).where(Job.worker_id == worker.id, Job.state == JobState.running).order_by(Job.started_at.desc())
+    ).first()
+    if job is not None:
+        job.lease_expires_at = now + timedelta(seconds=lease_seconds)
+        session.flush()
+    return job
+
+
 def claim(
     session: Session, *, worker: Worker, lease_seconds: float, now: datetime | None = None
 ) -> Job | None:

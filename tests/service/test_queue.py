@@ -96,9 +96,8 @@ def test_routing_by_arch_gpu_and_toolchain(client: TestClient, worker_client: Te
 def test_priority_then_age(client: TestClient, worker_client: TestClient) -> None:
     low = client.post("/tune", json={"problems": [GEMM]}).json()["items"][0]["job_id"]
     high = client.post("/tune", json={"problems": [{**GEMM, "m": 8}], "priority": 10}).json()["items"][0]["job_id"]
-    wid = register(worker_client)
-    assert lease(worker_client, wid)["job"]["id"] == high
-    assert lease(worker_client, wid)["job"]["id"] == low
+    assert lease(worker_client, register(worker_client, "w1"))["job"]["id"] == high
+    assert lease(worker_client, register(worker_client, "w2"))["job"]["id"] == low
 
 
 def test_cancel_revokes_the_running_lease(client: TestClient, worker_client: TestClient) -> None:
@@ -126,3 +125,16 @@ def test_results_are_insert_once_per_key(client: TestClient, worker_client: Test
     assert second["job"]["id"] == retried["id"]
     finish(worker_client, second, tag="second", kernel_us=5.0)
     assert client.get("/results").json()["items"][0]["kernel_time_us"] == 10.0
+
+
+def test_lease_is_idempotent_for_the_holder(client: TestClient, worker_client: TestClient) -> None:
+    """A retried or restarted worker gets its own running job back, not a second one."""
+    client.post("/tune", json={"problems": [GEMM, {**GEMM, "m": 8}]})
+    wid = register(worker_client)
+    first = lease(worker_client, wid)
+    again = lease(worker_client, wid)
+    assert again["job"]["id"] == first["job"]["id"] and again["lease_token"] == first["lease_token"]
+    register(worker_client)  # a restart re-registers under the same identity
+    assert lease(worker_client, wid)["job"]["id"] == first["job"]["id"]
+    finish(worker_client, first)
+    assert lease(worker_client, wid)["job"]["id"] != first["job"]["id"]

@@ -60,7 +60,8 @@ def test_sigkill_mid_lease_loses_nothing(live: LiveService, tmp_path: Path) -> N
               "states": dict(states), "results": results["total"], "seconds": round(recovery, 1)}
     print(json.dumps(report))
     assert kills >= MIN_KILLS
-    assert re_leases >= MIN_KILLS * 3 // 4, report  # the kills really cost leases, which were recovered
+    # The kills really interrupted work, which was redone (a restarted worker resumes its own lease).
+    assert reruns >= MIN_KILLS * 3 // 4, report
     assert len(final) == JOBS and states == {"succeeded": JOBS}, report
     assert results["total"] == JOBS and len({r["spec_key"] for r in results["items"]}) == JOBS
     assert {r["job_id"] for r in results["items"]} == set(ids)

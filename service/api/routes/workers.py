@@ -48,7 +48,7 @@ def register(body: WorkerRegistration, session: SessionDep, settings: SettingsDe
         name=body.name, hostname=body.hostname, gpu_name=normalize_gpu_name(body.gpu_name), gpu_index=body.gpu_index,
         arches=arches_for_capability(*body.compute_capability), sm_count=body.sm_count, driver=body.driver,
         cuda_version=body.cuda_version, toolchain=f"gen{tc.generator}-cutlass{tc.cutlass}-nvrtc{tc.nvrtc}",
-        last_heartbeat_at=utcnow(), stopped=False, current_job_id=None,
+        last_heartbeat_at=utcnow(), stopped=False,
     )
     if worker is None:
         worker = Worker(id=worker_id, registered_at=utcnow(), jobs_succeeded=0, jobs_failed=0, **values)
@@ -74,7 +74,8 @@ def list_workers(session: ReadSessionDep, settings: SettingsDep, _auth: SubmitAu
 )
 def lease(worker_id: str, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> LeaseOut | Response:
     worker = _worker(session, worker_id)
-    job = queue.claim(session, worker=worker, lease_seconds=settings.lease_seconds)
+    job = queue.current_lease(session, worker=worker, lease_seconds=settings.lease_seconds)
+    job = job or queue.claim(session, worker=worker, lease_seconds=settings.lease_seconds)
     if job is None:
         session.execute(update(Worker).where(Worker.id == worker_id).values(last_heartbeat_at=utcnow()))
         return Response(status_code=204)

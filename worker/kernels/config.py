@@ -1,0 +1,135 @@
+"""KernelConfig: one point of the search space, hashable, serializable, with a name that is its identity.
+
+Fields split in two: what is compiled into the cubin (family, tiles, stages, schedules, alignment,
+epilogue) and what is a launch-time argument of the same cubin (raster order, swizzle, split-K
+slices). The compile cache keys on the first part only, so trying five rasters costs one compile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+
+
+class Family(StrEnum):
+    sm80_tensorop = "sm80_tensorop"  # CUTLASS 2.x multistage mma.sync, runs on sm_80..sm_90
+    sm90_tma = "sm90_tma"  # CUTLASS 3.x TMA + wgmma warp-specialized, sm_90a only
+
+
+class Schedule(StrEnum):
+    none = "none"
+    cooperative = "cooperative"
+    pingpong = "pingpong"
+
+
+class EpilogueSchedule(StrEnum):
+    none = "none"
+    tma = "tma"  # stage D through shared memory and store with TMA (needs 16 B aligned rows)
+    nosmem = "nosmem"  # each thread stores its accumulators directly: any N, no smem for C/D
+
+
+class TileScheduler(StrEnum):
+    none = "none"
+    persistent = "persistent"
+    streamk = "streamk"
+
+
+class Raster(StrEnum):
+    heuristic = "heuristic"
+    along_m = "along_m"
+    along_n = "along_n"
+
+
+Triple = tuple[int, int, int]
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True, order=True)
+class KernelConfig:
+    family: Family
+    dtype: DType
+    layout_a: Layout
+    layout_b: Layout
+    epilogue: Epilogue
+    tile: Triple
+    alignment: Triple = (8, 8, 8)  # elements, A/B/C-D
+    # sm80_tensorop
+    warp: Triple = (0, 0, 0)
+    instruction: Triple = (16, 8, 16)
+    stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
+    swizzle: int = 1  # 2.x threadblock swizzle (compiled in)
+    split_k_mode: str = "none"  # none | serial
+    # sm90_tma
+    cluster: Pair = (1, 1)
+    schedule: Schedule = Schedule.none
+    epilogue_schedule: EpilogueSchedule = EpilogueSchedule.none
+    tile_scheduler: TileScheduler = TileScheduler.none
+    # launch-time (not compiled in)
+    raster: Raster = Raster.heuristic
+    max_swizzle: int = 1
+    split_k: int = 1
+
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k")
+
+    @property
+    def compiled(self) -> KernelConfig:
+        """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
+        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1)
+
+    @property
+    def variant_name(self) -> str:
+        d = self.dtype.value
+        lay = f"{self.layout_a.value[0]}{self.layout_b.value[0]}"
+        tile = "x".join(map(str, self.tile))
+        align = "a" + "".join(map(str, self.alignment))
+        if self.family is Family.sm80_tensorop:
+            warp = "x".join(map(str, self.warp))
+            sk = "_sks" if self.split_k_mode == "serial" else ""
+            return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
+        cl = "x".join(map(str, self.cluster))
+        return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
+                f"{self.tile_scheduler.value}_{align}_{self.epilogue.value}")
+
+    @property
+    def name(self) -> str:
+        suffix = ""
+        if self.raster is not Raster.heuristic or self.max_swizzle != 1:
+            suffix += f"_r{self.raster.value[-1]}{self.max_swizzle}"
+        if self.split_k != 1:
+            suffix += f"_k{self.split_k}"
+        return self.variant_name + suffix
+
+    @property
+    def threads(self) -> int:
+        if self.family is Family.sm80_tensorop:
+            wm, wn, wk = self.warp
+            return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)
+        consumers = 2 if self.schedule in (Schedule.cooperative, Schedule.pingpong) else 1
+        return 128 * (consumers + 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        return {k: (v.value if isinstance(v, StrEnum) else list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KernelConfig:
+        kinds = {f.name: f.type for f in fields(cls)}
+        unknown = set(data) - set(kinds)
+        if unknown:
+            raise ValueError(f"unknown KernelConfig fields: {sorted(unknown)}")
+        conv: dict[str, Any] = {}
+        enums = {"family": Family, "dtype": DType, "layout_a": Layout, "layout_b": Layout, "epilogue": Epilogue,
+                 "schedule": Schedule, "epilogue_schedule": EpilogueSchedule, "tile_scheduler": TileScheduler,
+                 "raster": Raster}
+        for key, value in data.items():
+            if key in enums:
+                conv[key] = enums[key](value)
+            elif isinstance(value, list):
+                conv[key] = tuple(int(v) for v in value)
+            else:
+                conv[key] = value
+        return cls(**conv)

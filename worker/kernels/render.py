@@ -1,0 +1,116 @@
+"""KernelConfig → CUDA C++ source, through Jinja2 templates in templates/.
+
+Every token a template receives is looked up in the tables below from enum members or checked
+integers; nothing from a request is pasted into C++ as text. `template_tokens` exposes exactly
+what was substituted so tests can check it against the whitelists.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import templates as templates_pkg
+from service.specs.epilogues import Activation, Epilogue
+from service.specs.gemm import DType, Layout
+from service.versions import KERNEL_GENERATOR_VERSION
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+
+TEMPLATES_DIR = Path(templates_pkg.__file__).resolve().parent
+OVERLAY_DIR = TEMPLATES_DIR / "overlay"
+
+ELEMENT = {DType.f16: "cutlass::half_t", DType.bf16: "cutlass::bfloat16_t"}
+LAYOUT = {Layout.row: "cutlass::layout::RowMajor", Layout.col: "cutlass::layout::ColumnMajor"}
+ACTIVATION_FN = {
+    Activation.identity: "Identity",
+    Activation.relu: "ReLu",
+    Activation.gelu: "GELU_taylor",  # tanh form: the erf form slows epilogues several-fold
+    Activation.silu: "SiLu",
+    Activation.hardswish: "HardSwish",
+    Activation.sigmoid: "Sigmoid",
+}
+SCHEDULE = {
+    Schedule.cooperative: "cutlass::gemm::KernelTmaWarpSpecializedCooperative",
+    Schedule.pingpong: "cutlass::gemm::KernelTmaWarpSpecializedPingpong",
+}
+EPILOGUE_SCHEDULE = {
+    (Schedule.cooperative, EpilogueSchedule.tma): "cutlass::epilogue::TmaWarpSpecializedCooperative",
+    (Schedule.pingpong, EpilogueSchedule.tma): "cutlass::epilogue::TmaWarpSpecialized",
+}
+TILE_SCHEDULER = {
+    TileScheduler.persistent: "cutlass::gemm::PersistentScheduler",
+    TileScheduler.streamk: "cutlass::gemm::StreamKScheduler",
+}
+TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2"}
+
+
+class UnsupportedConfig(ValueError):
+    """The template cannot express this combination (the enumerator should not have produced it)."""
+
+
+@lru_cache
+def _env() -> Environment:
+    return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), undefined=StrictUndefined,
+                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def activation_of(epilogue: Epilogue) -> Activation:
+    parts = epilogue.parts
+    return parts.post_activation if parts.residual else parts.activation
+
+
+def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
+    parts = cfg.epilogue.parts
+    tokens: dict[str, Any] = {
+        "generator_version": KERNEL_GENERATOR_VERSION,
+        "name": cfg.variant_name,
+        "element": ELEMENT[cfg.dtype],
+        "layout_a": LAYOUT[cfg.layout_a],
+        "layout_b": LAYOUT[cfg.layout_b],
+        "layout_a_is_row": cfg.layout_a is Layout.row,
+        "layout_b_is_row": cfg.layout_b is Layout.row,
+        "activation": activation_of(cfg.epilogue).value,
+        "activation_fn": ACTIVATION_FN[activation_of(cfg.epilogue)],
+        "bias": parts.bias,
+        "residual": parts.residual,
+        "tile": [int(v) for v in cfg.tile],
+        "align_a": int(cfg.alignment[0]),
+        "align_b": int(cfg.alignment[1]),
+        "align_c": int(cfg.alignment[2]),
+        "stages": int(cfg.stages),
+    }
+    if cfg.family is Family.sm80_tensorop:
+        if parts.bias and parts.residual:
+            raise UnsupportedConfig("sm80_tensorop cannot fuse a bias and a residual (one source operand)")
+        tokens.update(warp=[int(v) for v in cfg.warp], instruction=[int(v) for v in cfg.instruction],
+                      swizzle=int(cfg.swizzle), bias_as_source=parts.bias)
+    else:
+        if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
+            raise UnsupportedConfig("the no-smem epilogue cannot fuse a bias and a residual")
+        tokens.update(
+            cluster=[int(v) for v in cfg.cluster],
+            schedule=cfg.schedule.value, schedule_type=SCHEDULE[cfg.schedule],
+            epilogue_schedule=cfg.epilogue_schedule.value,
+            epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
+            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
+        )
+    return tokens
+
+
+def render(cfg: KernelConfig) -> str:
+    return _env().get_template(TEMPLATE_FILE[cfg.family]).render(**template_tokens(cfg.compiled))
+
+
+def tma_operands(cfg: KernelConfig) -> list[str]:
+    """Which pointer each TMA descriptor that build_params describes belongs to, in order."""
+    if cfg.family is not Family.sm90_tma:
+        return []
+    ops = ["A", "B"]
+    if cfg.epilogue_schedule is EpilogueSchedule.tma:
+        if cfg.epilogue.parts.residual:
+            ops.append("C")
+        ops.append("D")
+    return ops
