@@ -12,7 +12,6 @@ import httpx
 from service.versions import toolchain
 from worker.device import DeviceInfo
 
-
 log = logging.getLogger("kiln.worker.client")
 
 

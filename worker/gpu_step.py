@@ -1,0 +1,181 @@
+"""The real tuning step: enumerate → prune → compile (cached, parallel) → verify and time on the GPU.
+
+The GPU work runs in a child process (worker/gpu_bench.py) so a kernel that wrecks the CUDA
+context cannot take the worker down or leak into later measurements: the child dies, the
+candidate in flight is recorded as failed, and a fresh child carries on with the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from service.specs import GemmSpec
+from worker.device import DeviceInfo, visible_gpus
+from worker.kernels.compiler import CompileOutcome, Compiler
+from worker.kernels.config import Family, KernelConfig, Raster
+from worker.kernels.hardware import hardware_for
+from worker.kernels.problem import GemmProblem
+from worker.kernels.prune import prune
+from worker.kernels.render import activation_of
+from worker.kernels.space import full_space
+from worker.runtime.launch_meta import launch_meta
+from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
+
+DEFAULT_LIMIT = int(os.environ.get("KILN_TUNE_LIMIT", "12"))
+
+
+def expand_runtime_variants(configs: list[KernelConfig]) -> list[KernelConfig]:
+    """Raster order and swizzle are launch arguments of the same sm90 cubin: trying them is free."""
+    out = []
+    for cfg in configs:
+        out.append(cfg)
+        if cfg.family is Family.sm90_tma:
+            out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
+            out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
+    return out
+
+
+class GpuTuningStep:
+    def __init__(self, gpu_index: int = 0, *, limit: int = DEFAULT_LIMIT, data_dir: Path | None = None,
+                 jobs: int | None = None) -> None:
+        gpus = visible_gpus()
+        if len(gpus) <= gpu_index:
+            raise RuntimeError(f"no GPU {gpu_index} visible (found {len(gpus)})")
+        self._device = gpus[gpu_index]
+        self.gpu_index = gpu_index
+        self.limit = limit
+        self.data_dir = data_dir or Path(os.environ.get("KILN_DATA_DIR", ".kiln"))
+        self.compiler = Compiler(self.data_dir / "compile-cache", jobs=jobs)
+
+    def device(self) -> DeviceInfo:
+        return self._device
+
+    def run(self, job: dict[str, Any], progress: Progress) -> StepOutcome:
+        if job["op"] != "gemm":
+            raise StepFailed(f"no {job['op']} templates in this generator version", retryable=False)
+        spec = GemmSpec.model_validate(job["spec"])
+        return self.tune(spec, job["target"]["arch"], progress)
+
+    def tune(self, spec: GemmSpec, arch: str, progress: Progress) -> StepOutcome:
+        problem = GemmProblem.from_spec(spec)
+        if problem.batch != 1:
+            raise StepFailed("batched GEMM (batch > 1) is not generated yet", retryable=False)
+        hw = hardware_for(arch, self._device.sm_count)
+        report = prune(full_space(problem, arch), problem, hw, limit=self.limit)
+        compiled_cfgs = report.kept
+        progress(phase="compiling", generated=report.total, compiled=0)
+        done = {"n": 0}
+
+        def on_done(_o: CompileOutcome) -> None:
+            done["n"] += 1
+            progress(phase="compiling", generated=report.total, compiled=done["n"])
+
+        outcomes = self.compiler.compile_all(compiled_cfgs, target_arch=arch, on_done=on_done)
+        by_compiled = {o.config.compiled: o for o in outcomes}
+        candidates: list[dict[str, Any]] = []
+        failed: list[dict[str, Any]] = []
+        with tempfile.TemporaryDirectory(prefix="kiln-tune-") as tmp:
+            for cfg in expand_runtime_variants(compiled_cfgs):
+                o = by_compiled[cfg.compiled]
+                if not o.ok:
+                    if cfg == cfg.compiled:
+                        failed.append({"name": cfg.name, "config": cfg.to_dict(), "status": "compile_failed",
+                                       "reason": (o.error or "") + "\n" + o.log[-4000:], "compile_seconds": o.seconds})
+                    continue
+                path = Path(tmp) / f"{cfg.variant_name}.cubin"
+                path.write_bytes(o.cubin or b"")
+                candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
+                                   "launch": launch_meta(cfg), "runtime": launch_meta(cfg)["runtime"],
+                                   "compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch})
+            if not candidates:
+                raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
+            results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))
+        return self._outcome(spec, candidates, failed, results)
+
+    def _measure(self, spec: GemmSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
+                 generated: int, compiled: int) -> dict[str, Any]:
+        parts = spec.epilogue.parts
+        plan = {"spec": spec.model_dump(mode="json"), "candidates": candidates,
+                "epilogue": {"bias": parts.bias, "residual": parts.residual, "activation": activation_of(spec.epilogue).value},
+                "skip": []}
+        crashed: dict[str, str] = {}
+        counters = {"verified": 0, "timed": 0}
+        for _attempt in range(4):
+            plan_path = tmp / "plan.json"
+            plan_path.write_text(json.dumps(plan))
+            env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(self.gpu_index), "PYTHONUNBUFFERED": "1"}
+            proc = subprocess.Popen([sys.executable, "-m", "worker.gpu_bench", str(plan_path)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, env=env)
+            in_flight = None
+            final = None
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                ev = json.loads(line)
+                if ev["event"] == "start":
+                    in_flight = ev["name"]
+                elif ev["event"] == "verified":
+                    counters["verified"] += 1
+                    in_flight = ev["name"] if ev.get("ok") else None
+                elif ev["event"] == "timed":
+                    counters["timed"] += 1
+                    in_flight = None
+                elif ev["event"] == "done":
+                    final = ev["results"]
+                progress(phase="measuring", generated=generated, compiled=compiled, **counters)
+            stderr = proc.stderr.read() if proc.stderr else ""
+            proc.wait()
+            if final is not None:
+                for name, why in crashed.items():
+                    final["candidates"][name] = {"status": "launch_failed", "reason": why}
+                return final
+            if in_flight is None:
+                raise StepFailed(f"GPU measurement process failed: {stderr[-2000:]}", retryable=True)
+            crashed[in_flight] = f"crashed the CUDA context: {stderr.strip().splitlines()[-1] if stderr.strip() else proc.returncode}"
+            plan["skip"] = sorted(set(plan["skip"]) | {in_flight})  # re-measure the rest in a fresh process
+        raise StepFailed("GPU measurement process kept crashing", retryable=True)
+
+    def _outcome(self, spec: GemmSpec, candidates: list[dict[str, Any]], failed: list[dict[str, Any]],
+                 results: dict[str, Any]) -> StepOutcome:
+        by_name = {c["name"]: c for c in candidates}
+        rows = list(failed)
+        for name, r in results["candidates"].items():
+            c = by_name[name]
+            rows.append({"name": name, "config": c["config"], "status": r["status"], "reason": r.get("reason"),
+                         "compile_seconds": c["compile_seconds"], "time_us": r.get("median_us"),
+                         "spread_us": r.get("spread_us"), "tflops": r.get("tflops")})
+        retimed = results.get("retimed", {})
+        lib_key = "library:" + results["best_library"]
+        kernel_times = {n: v for n, v in retimed.items() if not n.startswith("library:")}
+        baseline = retimed.get(lib_key) or results["library"][results["best_library"]]
+        out = StepOutcome(candidates=rows, baseline_library=f"{results['best_library']} (torch)",
+                          baseline_time_us=baseline["median_us"])
+        if not kernel_times:
+            return out  # nothing verified: the library it is
+        best = min(kernel_times, key=lambda n: kernel_times[n]["median_us"])
+        c = by_name[best]
+        cubin = Path(c["cubin_path"]).read_bytes()
+        cfg = KernelConfig.from_dict(c["config"])
+        meta = {"name": cfg.variant_name, "family": cfg.family.value, "arch": c["arch"], "config": cfg.compiled.to_dict(),
+                "source_sha256": c["source_sha256"], "compile_seconds": c["compile_seconds"], "compile_log": "",
+                "launch": c["launch"]}
+        t = kernel_times[best]
+        out.kernels = [BuiltKernel(cubin=cubin, meta=meta)]
+        out.winner_index = 0
+        out.config = cfg.to_dict()
+        out.launch = {**c["launch"], "runtime": c["runtime"]}
+        out.kernel_time_us = t["median_us"]
+        out.kernel_spread_us = t["spread_us"]
+        out.tflops = spec.flops / t["median_us"] / 1e6
+        return out
+
+
+def progress_printer(**kw: Any) -> None:
+    print(json.dumps({"t": round(time.time(), 1), **kw}), flush=True)

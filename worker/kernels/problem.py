@@ -1,0 +1,45 @@
+"""The GEMM a kernel actually runs for a spec (a Conv2d is tuned as its implicit GEMM later)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, GemmSpec, Layout
+
+
+@dataclass(frozen=True)
+class GemmProblem:
+    m: int
+    n: int
+    k: int
+    batch: int
+    dtype: DType
+    layout_a: Layout
+    layout_b: Layout
+    epilogue: Epilogue
+
+    @classmethod
+    def from_spec(cls, spec: GemmSpec) -> GemmProblem:
+        return cls(spec.m, spec.n, spec.k, spec.batch, spec.dtype, spec.layout_a, spec.layout_b, spec.epilogue)
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.m * self.n * self.k * self.batch
+
+    def leading_dims(self) -> tuple[int, int, int]:
+        """Elements between rows of A, B and D: what 128-bit alignment is about."""
+        lda = self.k if self.layout_a is Layout.row else self.m
+        ldb = self.n if self.layout_b is Layout.row else self.k
+        return lda, ldb, self.n
+
+    def max_alignment(self, element_bytes: int = 2) -> tuple[int, int, int]:
+        """Largest vector width (elements, up to 128 bits) each operand's rows allow."""
+        widest = 16 // element_bytes
+        out = []
+        for ld in self.leading_dims():
+            a = widest
+            while a > 1 and ld % a:
+                a //= 2
+            out.append(a)
+        return out[0], out[1], out[2]

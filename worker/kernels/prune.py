@@ -1,0 +1,274 @@
+"""Hardware-specific pruning (BOLT's guidelines plus hard limits), each rule a named, tested function.
+
+A rule returns None to keep a config, or a short reason to drop it. `prune()` applies them in
+order and reports what each removed, so `kiln compile --explain` can show the whole funnel. What
+survives is ranked by a first-order cost model (waves × tile time), and the best `limit` are kept.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.hardware import Hardware
+from worker.kernels.problem import GemmProblem
+
+Rule = Callable[[KernelConfig, GemmProblem, Hardware], str | None]
+ELEMENT_BYTES = 2
+
+
+def _tiles(cfg: KernelConfig, p: GemmProblem) -> int:
+    return math.ceil(p.m / cfg.tile[0]) * math.ceil(p.n / cfg.tile[1]) * p.batch
+
+
+def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
+    if cfg.epilogue_schedule is EpilogueSchedule.nosmem:
+        return 0
+    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D.
+    sub = 64 * 32 * ELEMENT_BYTES * 2
+    return sub * (2 if cfg.epilogue.parts.residual else 1) + 1024
+
+
+def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """The pipeline must fit the per-block shared memory (228 KB sm_90, 164 KB sm_80)."""
+    tm, tn, tk = cfg.tile
+    per_stage = (tm + tn) * tk * ELEMENT_BYTES
+    if cfg.family is Family.sm80_tensorop:
+        need = cfg.stages * per_stage
+    else:
+        need = (cfg.stages or 2) * per_stage + _sm90_epilogue_smem(cfg) + 512
+    return None if need <= hw.smem_per_block else f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
+
+
+def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """fp32 accumulators per thread must leave room in 255 registers (about 128 at most)."""
+    tm, tn, _ = cfg.tile
+    if cfg.family is Family.sm80_tensorop:
+        per_thread = cfg.warp[0] * cfg.warp[1] // 32
+    elif cfg.schedule is Schedule.cooperative:
+        per_thread = tm * tn // 256  # two consumer warpgroups share the tile
+    else:
+        per_thread = tm * tn // 128  # ping-pong: each consumer warpgroup owns a whole tile
+    return None if per_thread <= 128 else f"{per_thread} accumulators per thread"
+
+
+def warps_per_block(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """BOLT: 4 or 8 warps per threadblock (fewer starve the tensor cores, more thrash registers)."""
+    if cfg.family is not Family.sm80_tensorop:
+        return None
+    warps = cfg.threads // 32
+    return None if warps in (4, 8) else f"{warps} warps"
+
+
+def large_warp_tiles(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """BOLT: prefer large warp tiles for their compute/memory ratio (at least 64x32)."""
+    if cfg.family is not Family.sm80_tensorop:
+        return None
+    wm, wn, _ = cfg.warp
+    return None if wm * wn >= 64 * 32 else f"warp tile {wm}x{wn} too small"
+
+
+def cooperative_tile_m(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """The cooperative schedule splits tile M across two warpgroups of 64 rows each."""
+    if cfg.family is Family.sm90_tma and cfg.schedule is Schedule.cooperative and cfg.tile[0] < 128:
+        return "cooperative needs tile M >= 128"
+    return None
+
+
+def tile_fits_problem(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """A tile much larger than the problem only computes padding."""
+    tm, tn, tk = cfg.tile
+    cap_m = max(64, 1 << math.ceil(math.log2(p.m)))
+    cap_n = max(64, 1 << math.ceil(math.log2(p.n)))
+    if tm > cap_m or tn > cap_n:
+        return f"tile {tm}x{tn} larger than the problem"
+    if tk > max(32, p.k):
+        return f"tile K {tk} larger than K"
+    return None
+
+
+def fills_the_gpu(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """BOLT: small problems get smaller threadblocks so the grid covers the SMs (waves, tail)."""
+    tiles = _tiles(cfg, p) * cfg.split_k
+    smaller_possible = cfg.tile[0] > 64 or cfg.tile[1] > 64
+    if tiles < hw.sm_count // 2 and smaller_possible and cfg.split_k == 1:
+        return f"{tiles} tiles for {hw.sm_count} SMs"
+    return None
+
+
+def alignment_fits(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Vector width must divide each operand's leading dimension; TMA needs 16-byte rows."""
+    allowed = p.max_alignment()
+    if any(a > b for a, b in zip(cfg.alignment, allowed, strict=True)):
+        return f"alignment {cfg.alignment} > {allowed}"
+    if cfg.family is Family.sm90_tma:
+        if cfg.alignment[0] < 8 or cfg.alignment[1] < 8:
+            return "TMA loads need 16-byte aligned rows of A and B (pad to a multiple of 8)"
+        if cfg.epilogue_schedule is EpilogueSchedule.tma and cfg.alignment[2] < 8:
+            return "TMA epilogue needs 16-byte aligned rows of D"
+    if cfg.family is Family.sm80_tensorop and (cfg.alignment[0] < 2 or cfg.alignment[1] < 2):
+        return "2.x tensor-op kernels need at least 32-bit loads"
+    return None
+
+
+def split_k_worthwhile(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Split K only when the tiles alone leave SMs idle and each slice keeps a deep K loop."""
+    if cfg.split_k == 1:
+        return None
+    tiles = _tiles(cfg, p)
+    if tiles >= hw.sm_count:
+        return f"{tiles} tiles already fill {hw.sm_count} SMs"
+    if p.k // cfg.split_k < 4 * cfg.tile[2]:
+        return f"K/{cfg.split_k} too shallow"
+    if tiles * cfg.split_k > 2 * hw.sm_count:
+        return "more slices than two waves"
+    return None
+
+
+def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Stream-K pays when the last wave is mostly empty; otherwise the persistent scheduler wins."""
+    if cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk:
+        return None
+    tiles = _tiles(cfg, p)
+    waves = tiles / hw.sm_count
+    tail = waves - math.floor(waves)
+    if waves >= 1 and (tail == 0 or tail > 0.75) and cfg.split_k == 1:
+        return f"{waves:.2f} waves: no tail worth balancing"
+    return None
+
+
+def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """A 2-CTA cluster multicasts a tile to both CTAs: it needs two tiles along that dimension."""
+    cm, cn = cfg.cluster
+    if cm > 1 and math.ceil(p.m / cfg.tile[0]) < 2 * cm:
+        return "cluster M without enough M tiles"
+    if cn > 1 and math.ceil(p.n / cfg.tile[1]) < 2 * cn:
+        return "cluster N without enough N tiles"
+    return None
+
+
+def epilogue_supported(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """One source operand in 2.x and no-smem epilogues: a bias and a residual together need EVT."""
+    parts = cfg.epilogue.parts
+    one_source = cfg.family is Family.sm80_tensorop or cfg.epilogue_schedule is EpilogueSchedule.nosmem
+    if parts.bias and parts.residual and one_source:
+        return "bias + residual needs the TMA (EVT) epilogue"
+    return None
+
+
+def family_for_arch(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """wgmma and setmaxnreg exist only on sm_90a."""
+    if cfg.family is Family.sm90_tma and not hw.has_wgmma:
+        return f"{hw.arch} has no wgmma"
+    return None
+
+
+def sm80_stages_for_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """More pipeline stages than K iterations only cost shared memory (and occupancy)."""
+    if cfg.family is not Family.sm80_tensorop:
+        return None
+    iters = math.ceil(p.k / cfg.split_k / cfg.tile[2])
+    return None if cfg.stages <= max(3, iters) else f"{cfg.stages} stages for {iters} K iterations"
+
+
+def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """2.x threadblock swizzle is compiled in: keep the one that suits the grid's width (L2 reuse)."""
+    if cfg.family is not Family.sm80_tensorop:
+        return None
+    tiles_n = math.ceil(p.n / cfg.tile[1])
+    want = 1 if tiles_n < 4 else 4 if tiles_n < 16 else 8
+    return None if cfg.swizzle == want else f"swizzle {cfg.swizzle} for {tiles_n} tiles across N (want {want})"
+
+
+RULES: list[Rule] = [
+    family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
+    large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile, streamk_for_tails,
+    cluster_useful, sm80_stages_for_k, swizzle_matches_grid,
+]
+
+
+def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
+    """A first-order model for ranking only: waves of tiles × per-tile time, where bigger tiles
+    reuse operands better (BOLT's compute/memory ratio) and sm90 kernels issue wgmma."""
+    tm, tn, _ = cfg.tile
+    tiles = _tiles(cfg, p) * cfg.split_k
+    waves = math.ceil(tiles / hw.sm_count)
+    intensity = (tm * tn) / (tm + tn)
+    # Measured first look on the H200: 2.x mma.sync kernels reach ~55% of the wgmma ones on big tiles.
+    speed = (1.0 if cfg.family is Family.sm90_tma else 0.55) * min(intensity, 64) / 64
+    k_work = p.k / cfg.split_k
+    cost = waves * tm * tn * k_work / speed
+    if cfg.split_k > 1:
+        cost *= 1.1  # the reduction
+    if cfg.family is Family.sm90_tma:
+        full = tiles >= 2 * hw.sm_count
+        # Probe on the H200: TMA epilogues and 2-CTA multicast win on large grids, the no-smem
+        # epilogue on small ones (1024x777x512 at 2.3x cuBLAS).
+        if cfg.epilogue_schedule is EpilogueSchedule.tma:
+            cost *= 0.97 if full else 1.03
+        if cfg.cluster != (1, 1):
+            cost *= 0.98 if full else 1.02
+    return cost
+
+
+def smem_need(cfg: KernelConfig) -> int:
+    tm, tn, tk = cfg.tile
+    return max(1, cfg.stages) * (tm + tn) * tk * ELEMENT_BYTES
+
+
+@dataclass
+class PruneReport:
+    total: int
+    removed: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, str] = field(default_factory=dict)
+    survivors: int = 0
+    kept: list[KernelConfig] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"total": self.total, "removed_by_rule": self.removed, "survivors": self.survivors,
+                "kept": len(self.kept), "examples": self.examples}
+
+
+def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
+    report = PruneReport(total=len(configs), removed={r.__name__: 0 for r in RULES})
+    survivors = []
+    for cfg in configs:
+        for rule in RULES:
+            reason = rule(cfg, p, hw)
+            if reason is not None:
+                report.removed[rule.__name__] += 1
+                report.examples.setdefault(rule.__name__, f"{cfg.name}: {reason}")
+                break
+        else:
+            survivors.append(cfg)
+    report.survivors = len(survivors)
+    survivors.sort(key=lambda c: (estimated_cost(c, p, hw), c.name))
+    report.kept = survivors if limit is None else _diverse_top(survivors, limit)
+    return report
+
+
+def _diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
+    """The best `limit` distinct cubins, spread across tile shapes first.
+
+    Survivors are grouped by (family, tile, warp/cluster, schedule); groups are visited in order
+    of their best estimated cost, taking one member per group per round. The cost model is too
+    coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
+    Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
+    """
+    groups: dict[tuple, list[KernelConfig]] = {}
+    for cfg in ranked:
+        key = (cfg.family, cfg.tile, cfg.schedule)
+        groups.setdefault(key, []).append(cfg)
+    order = list(groups.values())
+    picked: list[KernelConfig] = []
+    seen: set[KernelConfig] = set()
+    depth = 0
+    while len(picked) < limit and any(depth < len(g) for g in order):
+        for group in order:
+            if depth < len(group) and len(picked) < limit and group[depth].compiled not in seen:
+                seen.add(group[depth].compiled)
+                picked.append(group[depth])
+        depth += 1
+    return picked

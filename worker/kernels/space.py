@@ -1,0 +1,57 @@
+"""The search space per architecture, before pruning (CUTLASS `generator.py` style: one function per arch).
+
+Enumeration is deliberately generous; worker/kernels/prune.py decides what is worth compiling.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.problem import GemmProblem
+
+
+def sm80_space(p: GemmProblem) -> Iterator[KernelConfig]:
+    """CUTLASS 2.x multistage tensor-op kernels: tiles, warp tiles, stages, swizzle, serial split-K."""
+    align = p.max_alignment()
+    for tm, tn, tk in itertools.product((64, 128, 256), (64, 128, 256), (32, 64)):
+        for wm, wn in itertools.product((32, 64), (32, 64)):
+            if tm % wm or tn % wn:
+                continue
+            for stages in (3, 4, 5, 6):
+                for swizzle in (1, 2, 4, 8):
+                    for split_k in (1, 2, 3, 4, 8):
+                        yield KernelConfig(
+                            family=Family.sm80_tensorop, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                            epilogue=p.epilogue, tile=(tm, tn, tk), warp=(wm, wn, tk), instruction=(16, 8, 16),
+                            stages=stages, swizzle=swizzle, alignment=align,
+                            split_k_mode="serial" if split_k > 1 else "none", split_k=split_k,
+                        )
+
+
+def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
+    """CUTLASS 3.x TMA + wgmma kernels: tiles, clusters, schedules, epilogues, tile schedulers, split-K."""
+    align = p.max_alignment()
+    for tm, tn in itertools.product((64, 128, 256), (64, 128, 192, 256)):
+        for cluster in ((1, 1), (2, 1), (1, 2)):
+            for schedule in (Schedule.cooperative, Schedule.pingpong):
+                for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
+                    for sched in (TileScheduler.persistent, TileScheduler.streamk):
+                        for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
+                            yield KernelConfig(
+                                family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                                epilogue=p.epilogue, tile=(tm, tn, 64), alignment=align, cluster=cluster,
+                                schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
+                            )
+
+
+SPACES = {
+    "sm_80": [sm80_space], "sm_86": [sm80_space], "sm_89": [sm80_space],
+    "sm_90": [sm80_space],  # plain sm_90 has no wgmma: the 2.x kernels are what it can run
+    "sm_90a": [sm90_space, sm80_space],
+}
+
+
+def full_space(p: GemmProblem, arch: str) -> list[KernelConfig]:
+    return [cfg for space in SPACES[arch] for cfg in space(p)]

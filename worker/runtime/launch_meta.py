@@ -1,0 +1,52 @@
+"""The launch description stored with every kernel (GET /kernel/{sha256}/meta → "launch").
+
+It says how to call the cubin's params builder, how to read what the builder reports, which
+pointers to patch per call and which TMA descriptors to encode on the host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from worker.kernels.config import Family, KernelConfig
+from worker.kernels.render import activation_of, tma_operands
+
+META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
+               "family": 10, "tma": 16, "tma_stride": 19}
+META_LEN = 16 + 19 * 4
+
+BUILDER_ARGS = {
+    Family.sm80_tensorop: ["M:i32", "N:i32", "K:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32",
+                           "beta:f32", "sm_count:i32", "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
+    Family.sm90_tma: ["M:i32", "N:i32", "K:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32",
+                      "beta:f32", "sm_count:i32", "raster:i32", "max_swizzle:i32", "splits:i32", "workspace:ptr",
+                      "params_out:ptr", "meta_out:ptr"],
+}
+RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
+
+
+def launch_meta(cfg: KernelConfig) -> dict[str, Any]:
+    parts = cfg.epilogue.parts
+    return {
+        "abi": 1,
+        "entry": "kiln_gemm",
+        "builder": "kiln_build_params",
+        "builder_args": BUILDER_ARGS[cfg.family],
+        "meta_len": META_LEN,
+        "meta_fields": META_FIELDS,
+        "tma_operands": tma_operands(cfg),
+        "tma_encode": {"data_type": "UINT16", "interleave": "NONE", "l2_promotion": "L2_128B", "oob_fill": "NONE"},
+        "params_by_value": True,
+        "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
+        "workspace": "meta[workspace] bytes, zeroed before each launch",
+        "cluster_launch": cfg.family is Family.sm90_tma,
+        "family": cfg.family.value,
+        "dtype": cfg.dtype.value,
+        "layout_a": cfg.layout_a.value,
+        "layout_b": cfg.layout_b.value,
+        "alignment": list(cfg.alignment),
+        "epilogue": {"name": cfg.epilogue.value, "bias": parts.bias, "residual": parts.residual,
+                     "activation": activation_of(cfg.epilogue).value,
+                     "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
+        "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
+    }

@@ -1,0 +1,169 @@
+"""Launch a Kiln cubin from raw device pointers.
+
+Per shape, once: run the cubin's one-thread `kiln_build_params` kernel with *sentinel* pointers
+(distinct values far apart that nothing dereferences), read back the Params bytes and the launch
+geometry, and find every 8-byte word that equals a sentinel plus a small offset: those are the
+pointer slots. Per call, on the host only: copy the Params template, write the real pointers into
+the slots, encode the TMA descriptors (`cuTensorMapEncodeTiled`) for the real pointers, launch.
+No device round trip per call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from cuda.bindings import driver as cu
+
+SENTINEL_BASE = 0x0000_5A00_0000_0000
+SENTINEL_SPAN = 1 << 36  # 64 GiB between sentinels: room for derived pointers (workspace regions)
+POINTERS = ("A", "B", "C", "D", "bias", "workspace")
+SENTINELS = {name: SENTINEL_BASE + (i + 1) * SENTINEL_SPAN for i, name in enumerate(POINTERS)}
+
+
+class CudaError(RuntimeError):
+    pass
+
+
+def check(result: Any) -> Any:
+    err = result[0] if isinstance(result, tuple) else result
+    if err != cu.CUresult.CUDA_SUCCESS:
+        _, msg = cu.cuGetErrorString(err)
+        raise CudaError(f"{err.name}: {msg.decode() if msg else ''}")
+    if isinstance(result, tuple):
+        return result[1] if len(result) == 2 else result[1:]
+    return None
+
+
+_CTYPES = {"i32": ctypes.c_int, "f32": ctypes.c_float, "ptr": ctypes.c_void_p}
+_SWIZZLE = {0: "CU_TENSOR_MAP_SWIZZLE_NONE", 1: "CU_TENSOR_MAP_SWIZZLE_32B", 2: "CU_TENSOR_MAP_SWIZZLE_64B",
+            3: "CU_TENSOR_MAP_SWIZZLE_128B"}
+
+
+@dataclass
+class TmaDesc:
+    operand: str
+    offset: int
+    rank: int
+    swizzle: int
+    dims: list[int]
+    strides: list[int]
+    box: list[int]
+
+
+@dataclass
+class PreparedLaunch:
+    """Everything needed to launch one shape; `pack(pointers)` is the per-call step."""
+
+    params: bytes
+    slots: dict[str, list[tuple[int, int]]]
+    grid: tuple[int, int, int]
+    threads: int
+    smem: int
+    cluster: tuple[int, int]
+    workspace_bytes: int
+    tma: list[TmaDesc] = field(default_factory=list)
+
+    def pack(self, pointers: dict[str, int]) -> bytes:
+        buf = bytearray(self.params)
+        for name, offsets in self.slots.items():
+            base = pointers.get(name, 0)
+            for off, delta in offsets:
+                struct.pack_into("<Q", buf, off, base + delta if base else 0)
+        for d in self.tma:
+            buf[d.offset:d.offset + 128] = encode_tma(pointers[d.operand], d)
+        return bytes(buf)
+
+
+def encode_tma(ptr: int, d: TmaDesc) -> bytes:
+    tm = check(cu.cuTensorMapEncodeTiled(
+        cu.CUtensorMapDataType.CU_TENSOR_MAP_DATA_TYPE_UINT16, d.rank, ptr,
+        [cu.cuuint64_t(x) for x in d.dims[:d.rank]], [cu.cuuint64_t(x) for x in d.strides[1:d.rank]],
+        [cu.cuuint32_t(x) for x in d.box[:d.rank]], [cu.cuuint32_t(1)] * d.rank,
+        cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, getattr(cu.CUtensorMapSwizzle, _SWIZZLE[d.swizzle]),
+        cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+        cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+    return ctypes.string_at(tm.getPtr(), 128)
+
+
+class LoadedKernel:
+    def __init__(self, cubin: bytes, launch: dict[str, Any]) -> None:
+        self.launch = launch
+        self.module = check(cu.cuModuleLoadData(cubin))
+        self.entry = check(cu.cuModuleGetFunction(self.module, launch["entry"].encode()))
+        self.builder = check(cu.cuModuleGetFunction(self.module, launch["builder"].encode()))
+        self._smem_set = 0
+
+    def unload(self) -> None:
+        cu.cuModuleUnload(self.module)
+
+    def prepare(self, *, m: int, n: int, k: int, alpha: float, beta: float, sm_count: int, stream: int,
+                scratch: int, runtime: dict[str, Any] | None = None) -> PreparedLaunch:
+        """Run the builder once for this shape. `scratch`: a device buffer of ≥ 64 KiB."""
+        rt = {**self.launch["runtime"], **(runtime or {})}
+        values = {"M": m, "N": n, "K": k, "alpha": alpha, "beta": beta, "sm_count": sm_count,
+                  "split_k": rt.get("split_k", 1), "splits": rt.get("split_k", 1),
+                  "raster": {"heuristic": 0, "along_m": 1, "along_n": 2}[rt.get("raster", "heuristic")],
+                  "max_swizzle": rt.get("max_swizzle", 1), "params_out": scratch, "meta_out": scratch + 32768,
+                  **SENTINELS}
+        names, kinds = zip(*(a.split(":") for a in self.launch["builder_args"]), strict=True)
+        args = (tuple(values[n_] for n_ in names), tuple(_CTYPES[t] for t in kinds))
+        meta_len = self.launch["meta_len"]
+        check(cu.cuMemsetD8Async(scratch, 0, 32768 + 8 * meta_len, stream))
+        check(cu.cuLaunchKernel(self.builder, 1, 1, 1, 1, 1, 1, 0, stream, args, 0))
+        check(cu.cuStreamSynchronize(stream))
+        meta_bytes = bytearray(8 * meta_len)
+        check(cu.cuMemcpyDtoH(meta_bytes, scratch + 32768, len(meta_bytes)))
+        meta = struct.unpack(f"<{meta_len}q", meta_bytes)
+        f = self.launch["meta_fields"]
+        size = meta[f["params_size"]]
+        params = bytearray(size)
+        check(cu.cuMemcpyDtoH(params, scratch, size))
+        tma = []
+        for i, operand in enumerate(self.launch["tma_operands"][: meta[f["num_tma"]]]):
+            o = meta[f["tma"] + i * f["tma_stride"]: f["tma"] + (i + 1) * f["tma_stride"]]
+            tma.append(TmaDesc(operand, o[0], o[1], o[2], list(o[4:9]), list(o[9:14]), list(o[14:19])))
+        skip = {range(d.offset, d.offset + 128) for d in tma}
+        slots = _find_slots(bytes(params), skip)
+        smem = meta[f["smem"]]
+        if smem > 48 * 1024 and smem > self._smem_set:
+            check(cu.cuFuncSetAttribute(self.entry, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem))
+            self._smem_set = smem
+        g = f["grid"]
+        return PreparedLaunch(bytes(params), slots, (meta[g], meta[g + 1], meta[g + 2]), meta[f["threads"]], smem,
+                              (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma)
+
+    def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
+                      workspace: int = 0) -> None:
+        if prepared.workspace_bytes and workspace:
+            check(cu.cuMemsetD8Async(workspace, 0, prepared.workspace_bytes, stream))
+        holder = ctypes.create_string_buffer(packed, len(packed))
+        argv = (ctypes.c_void_p * 1)(ctypes.addressof(holder))
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
+        cfg.sharedMemBytes = prepared.smem
+        cfg.hStream = stream
+        if self.launch.get("cluster_launch"):
+            attr = cu.CUlaunchAttribute()
+            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*prepared.cluster, 1)
+            cfg.attrs = [attr]
+            cfg.numAttrs = 1
+        else:
+            cfg.numAttrs = 0
+        check(cu.cuLaunchKernelEx(cfg, self.entry, ctypes.addressof(argv), 0))
+
+
+def _find_slots(params: bytes, skip: set[range]) -> dict[str, list[tuple[int, int]]]:
+    slots: dict[str, list[tuple[int, int]]] = {}
+    for off in range(0, len(params) - 7, 8):
+        if any(off in r for r in skip):
+            continue
+        (word,) = struct.unpack_from("<Q", params, off)
+        for name, base in SENTINELS.items():
+            if base <= word < base + SENTINEL_SPAN:
+                slots.setdefault(name, []).append((off, word - base))
+    return slots
