@@ -37,11 +37,13 @@ def _site_dirs() -> list[Path]:
 @lru_cache
 def header_roots() -> tuple[Path, Path]:
     """(CUTLASS source root, CUDA include dir) from the installed wheels."""
-    for sp in _site_dirs():
-        cutlass = sp / "cutlass_library" / "source"
-        cuda = sp / "nvidia" / "cu13" / "include"
-        if (cutlass / "include" / "cutlass" / "cutlass.h").exists() and (cuda / "cuda_fp16.h").exists():
-            return cutlass, cuda
+    sites = _site_dirs()
+    cutlass = next((sp / "cutlass_library" / "source" for sp in sites
+                    if (sp / "cutlass_library" / "source" / "include" / "cutlass" / "cutlass.h").exists()), None)
+    cuda = next((sp / "nvidia" / "cu13" / "include" for sp in sites
+                 if all((sp / "nvidia" / "cu13" / "include" / h).exists() for h in ("cuda_fp16.h", "crt", "cccl"))), None)
+    if cutlass is not None and cuda is not None:
+        return cutlass, cuda
     raise RuntimeError("CUTLASS or CUDA headers not found: install kiln[compile] (nvidia-cutlass, nvidia-cuda-*)")
 
 
