@@ -30,7 +30,7 @@ class NvrtcInfo:
 
 def _site_dirs() -> list[Path]:
     dirs = [Path(p) for p in site.getsitepackages()] + [Path(site.getusersitepackages())]
-    dirs += [Path(p) for p in sys.path if p.endswith("site-packages")]
+    dirs = [Path(p) for p in sys.path if p] + dirs  # PYTHONPATH targets (pip --target) come first
     return [d for d in dict.fromkeys(dirs) if d.is_dir()]
 
 
