@@ -139,6 +139,13 @@ def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | 
     return None
 
 
+def pingpong_without_streamk(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """CUTLASS's ping-pong kernel does not support the stream-K scheduler (static assertion)."""
+    if cfg.schedule is Schedule.pingpong and cfg.tile_scheduler is TileScheduler.streamk:
+        return "ping-pong has no stream-K"
+    return None
+
+
 def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """A 2-CTA cluster multicasts a tile to both CTAs: it needs two tiles along that dimension."""
     cm, cn = cfg.cluster
@@ -185,7 +192,7 @@ def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
 RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile, streamk_for_tails,
-    cluster_useful, sm80_stages_for_k, swizzle_matches_grid,
+    pingpong_without_streamk, cluster_useful, sm80_stages_for_k, swizzle_matches_grid,
 ]
 
 
