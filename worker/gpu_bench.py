@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 import sys
 from dataclasses import dataclass
@@ -251,11 +252,11 @@ def main(plan_path: str) -> None:
         try:
             c = Candidate(entry, prob, props.multi_processor_count, stream, scratch.data_ptr())
             ok, reason, err = verify(c, prob)
-        except Exception as exc:  # a launch error here is this candidate's failure, not the run's
-            emit(event="verified", name=name, ok=False, reason=f"launch failed: {exc}")
-            results["candidates"][name] = {"status": "launch_failed", "reason": str(exc)}
-            torch.cuda.synchronize()
-            continue
+        except Exception as exc:
+            # A faulting kernel leaves the CUDA context unusable: report the culprit and exit, so the
+            # parent records it and carries on in a fresh process with the others.
+            emit(event="crashed", name=name, reason=f"{type(exc).__name__}: {exc}"[:2000])
+            os._exit(3)
         emit(event="verified", name=name, ok=ok, reason=reason, error=err)
         if not ok:
             results["candidates"][name] = {"status": "verify_failed", "reason": reason, "rel_error": err}

@@ -108,7 +108,7 @@ class GpuTuningStep:
                 "skip": []}
         crashed: dict[str, str] = {}
         counters = {"verified": 0, "timed": 0}
-        for _attempt in range(4):
+        for _attempt in range(len(candidates) + 1):
             plan_path = tmp / "plan.json"
             plan_path.write_text(json.dumps(plan))
             env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(self.gpu_index), "PYTHONUNBUFFERED": "1"}
@@ -127,6 +127,9 @@ class GpuTuningStep:
                 elif ev["event"] == "timed":
                     counters["timed"] += 1
                     in_flight = None
+                elif ev["event"] == "crashed":
+                    crashed[ev["name"]] = ev["reason"]
+                    in_flight = ev["name"]
                 elif ev["event"] == "done":
                     final = ev["results"]
                 progress(phase="measuring", generated=generated, compiled=compiled, **counters)
@@ -138,7 +141,7 @@ class GpuTuningStep:
                 return final
             if in_flight is None:
                 raise StepFailed(f"GPU measurement process failed: {stderr[-2000:]}", retryable=True)
-            crashed[in_flight] = f"crashed the CUDA context: {stderr.strip().splitlines()[-1] if stderr.strip() else proc.returncode}"
+            crashed.setdefault(in_flight, f"crashed the CUDA context: {stderr.strip().splitlines()[-1] if stderr.strip() else proc.returncode}")
             plan["skip"] = sorted(set(plan["skip"]) | {in_flight})  # re-measure the rest in a fresh process
         raise StepFailed("GPU measurement process kept crashing", retryable=True)
 
