@@ -1,0 +1,93 @@
+"""`kiln bench gemm`: tune every GEMM of the suite through the worker's own tuning step.
+
+    python -m bench.gemm_suite --suite ../shared/bench/suite.json [--only NAME ...] [--limit 8]
+
+For each shape: the winner's config, TFLOP/s, the best library path (cuBLAS GEMM + torch ops,
+and cuBLASLt's fused epilogues where torch exposes them) measured in the same process, the
+ratio, the candidate funnel and the tuning time (cold; warm for the first shape: compile cache
+hot). Writes bench/results/gemm_<gpu>_<date>.json and prints a table last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import provenance, write_result
+from service.specs import GemmSpec
+from worker.gpu_step import GpuTuningStep
+
+
+def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
+    spec = GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
+                    epilogue=entry.get("epilogue", "none"))
+    counters: dict[str, Any] = {}
+    t0 = time.monotonic()
+    out = step.tune(spec, "sm_90a", lambda **kw: counters.update(kw))
+    seconds = time.monotonic() - t0
+    ratio = out.baseline_time_us / out.kernel_time_us if out.kernel_time_us else None
+    statuses: dict[str, int] = {}
+    for c in out.candidates:
+        statuses[c["status"]] = statuses.get(c["status"], 0) + 1
+    return {
+        "name": entry["name"], "m": spec.m, "n": spec.n, "k": spec.k, "dtype": spec.dtype.value,
+        "epilogue": spec.epilogue.value, "winner": out.config, "winner_name": out.kernels[0].meta["name"] if out.kernels else None,
+        "kiln_us": out.kernel_time_us, "kiln_spread_us": out.kernel_spread_us, "kiln_tflops": out.tflops,
+        "library": out.baseline_library, "library_us": out.baseline_time_us,
+        "library_tflops": spec.flops / out.baseline_time_us / 1e6 if out.baseline_time_us else None,
+        "ratio_library_over_kiln": ratio, "enumerated": counters.get("generated"), "compiled": counters.get("compiled"),
+        "verified": counters.get("verified"), "timed": counters.get("timed"), "candidate_status": statuses,
+        "tuning_seconds_cold": round(seconds, 1), "candidates": out.candidates,
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
+    p.add_argument("--only", nargs="*", default=None)
+    p.add_argument("--limit", type=int, default=8, help="compiled variants per shape")
+    p.add_argument("--warm", type=int, default=1, help="re-tune this many shapes with the compile cache hot")
+    p.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    args = p.parse_args()
+    suite = json.loads(args.suite.read_text())["gemm"]
+    if args.only:
+        suite = [g for g in suite if g["name"] in args.only]
+    step = GpuTuningStep(0, limit=args.limit, jobs=os.cpu_count())
+    rows = []
+    for i, entry in enumerate(suite):
+        row = tune_one(step, entry)
+        if i < args.warm:
+            t0 = time.monotonic()
+            step.tune(GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
+                               epilogue=entry.get("epilogue", "none")), "sm_90a", lambda **kw: None)
+            row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
+        rows.append(row)
+        print(json.dumps({k: row[k] for k in ("name", "winner_name", "kiln_tflops", "library", "library_tflops",
+                                              "ratio_library_over_kiln", "tuning_seconds_cold")}), flush=True)
+    ratios = [r["ratio_library_over_kiln"] for r in rows if r["ratio_library_over_kiln"]]
+    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
+    dev = step.device()
+    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count}),
+               "benchmark": "gemm_suite", "limit": args.limit, "geomean_library_over_kiln": geo, "shapes": rows}
+    name = f"gemm_{dev.gpu_name.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
+    if args.out:
+        args.out.write_text(json.dumps(payload, indent=1, default=str))
+    else:
+        write_result(name, payload)
+    print(f"\n{'shape':<22}{'M×N×K':>20}{'epilogue':>11}{'Kiln TF/s':>11}{'lib TF/s':>10}{'lib/Kiln':>10}{'tune s':>8}")
+    for r in rows:
+        kt = f"{r['kiln_tflops']:.0f}" if r["kiln_tflops"] else "-"
+        lt = f"{r['library_tflops']:.0f}" if r["library_tflops"] else "-"
+        ratio = f"{r['ratio_library_over_kiln']:.2f}" if r["ratio_library_over_kiln"] else "-"
+        print(f"{r['name']:<22}{r['m']:>7}×{r['n']}×{r['k']:<6}{r['epilogue']:>11}{kt:>11}{lt:>10}{ratio:>10}{r['tuning_seconds_cold']:>8}")
+    print(f"geometric mean library/Kiln: {geo:.3f}" if geo else "no ratios")
+
+
+if __name__ == "__main__":
+    main()
