@@ -68,6 +68,8 @@ def main() -> None:
                                epilogue=entry.get("epilogue", "none")), "sm_90a", lambda **kw: None)
             row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
         rows.append(row)
+        if args.out:  # after every shape, so a run cut short still leaves its numbers
+            args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))
         print(json.dumps({k: row[k] for k in ("name", "winner_name", "kiln_tflops", "library", "library_tflops",
                                               "ratio_library_over_kiln", "tuning_seconds_cold")}), flush=True)
     ratios = [r["ratio_library_over_kiln"] for r in rows if r["ratio_library_over_kiln"]]
