@@ -98,7 +98,7 @@ class GpuTuningStep:
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))
-        return self._outcome(spec, candidates, failed, results)
+            return self._outcome(spec, candidates, failed, results)  # reads the winner's cubin from tmp
 
     def _measure(self, spec: GemmSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
                  generated: int, compiled: int) -> dict[str, Any]:
