@@ -26,7 +26,7 @@ class CachedCubin:
 
 def cache_key(source: str, *, arch: str, options: list[str], nvrtc: str, cutlass: str, overlay: str) -> str:
     h = hashlib.sha256()
-    stable = [o for o in options if not o.startswith("-I")]
+    stable = [o for o in options if not o.startswith(("-I", "--pch-dir", "-pch"))]  # same cubin either way
     for part in (source, arch, "\0".join(stable), nvrtc, cutlass, overlay):
         h.update(part.encode())
         h.update(b"\0")

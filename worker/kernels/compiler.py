@@ -7,8 +7,11 @@ source and options would fail the same way.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import multiprocessing as mp
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -44,33 +47,59 @@ def compile_arch(cfg: KernelConfig, target_arch: str) -> str:
     return ARCH_OF_FAMILY.get(cfg.family, target_arch)
 
 
-def _child(source: str, arch: str, options: list[str], conn: Any) -> None:
-    t = time.perf_counter()
+def _worker_main(conn: Any, pch_root: str) -> None:
+    """A long-lived compile process: NVRTC's precompiled headers live as long as the process, so a
+    worker that compiles many 2.x variants parses their common headers once."""
+    import tempfile
+
+    pch_dir = Path(tempfile.mkdtemp(prefix="pch-", dir=pch_root))
     try:
-        cubin, log = nvrtc.compile(source, arch=arch, options=options)
-        conn.send(("ok", cubin, log, time.perf_counter() - t))
-    except nvrtc.CompileError as exc:
-        conn.send(("error", str(exc), exc.log, time.perf_counter() - t))
-    except Exception as exc:  # anything else in the child is a failed compile, with its message
-        conn.send(("error", f"{type(exc).__name__}: {exc}", "", time.perf_counter() - t))
+        _serve(conn, pch_dir)
     finally:
-        conn.close()
+        shutil.rmtree(pch_dir, ignore_errors=True)
+
+
+def _serve(conn: Any, pch_dir: Path) -> None:
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        source, arch, options = task
+        options = [f"--pch-dir={pch_dir}" if o.startswith("--pch-dir=") else o for o in options]
+        t = time.perf_counter()
+        try:
+            cubin, log = nvrtc.compile(source, arch=arch, options=options)
+            conn.send(("ok", cubin, log, time.perf_counter() - t))
+        except nvrtc.CompileError as exc:
+            conn.send(("error", str(exc), exc.log, time.perf_counter() - t))
+        except Exception as exc:  # anything else is a failed compile, with its message
+            conn.send(("error", f"{type(exc).__name__}: {exc}", "", time.perf_counter() - t))
 
 
 @dataclass
-class _Running:
-    index: int
+class _Slot:
     proc: Any
     conn: Any
-    started: float
+    index: int | None = None
+    started: float = 0.0
 
 
 class Compiler:
-    def __init__(self, cache_dir: Path, *, jobs: int | None = None, timeout: float = 300.0) -> None:
+    def __init__(self, cache_dir: Path, *, jobs: int | None = None, timeout: float = 300.0, use_pch: bool = True) -> None:
         self.cache = CompileCache(cache_dir)
+        self.use_pch = use_pch
         self.jobs = jobs or os.cpu_count() or 1
         self.timeout = timeout
         self._ctx = mp.get_context("spawn")
+
+    def options_for(self, cfg: KernelConfig, arch: str) -> list[str]:
+        options = nvrtc.base_options(arch)
+        if self.use_pch and cfg.family is Family.sm80_tensorop:
+            options += nvrtc.pch_options(self.cache.root / "pch" / arch)
+        return options
 
     def _key(self, source: str, arch: str, options: list[str]) -> str:
         tc = toolchain()
@@ -78,18 +107,58 @@ class Compiler:
         return cache_key(source, arch=arch, options=options, nvrtc=tc.nvrtc, cutlass=tc.cutlass,
                          overlay=_overlay_digest(str(cutlass_include)))
 
+    def _spawn(self, slots: list[_Slot]) -> _Slot:
+        parent, child = self._ctx.Pipe()
+        root = self.cache.root / "pch"
+        root.mkdir(parents=True, exist_ok=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, str(root)), daemon=True)
+        proc.start()
+        child.close()
+        slot = _Slot(proc, parent)
+        slots.append(slot)
+        return slot
+
+    def _collect(self, slot: _Slot, task: tuple[KernelConfig, str, str, list[str], str]) -> CompileOutcome | None:
+        """The finished outcome of the slot's task, or None while it still runs. A worker that died
+        or overran the timeout is replaced (the slot gets a fresh process)."""
+        cfg, source, arch, options, key = task
+        src_sha = hashlib.sha256(source.encode()).hexdigest()
+        elapsed = time.monotonic() - slot.started
+        failure = None
+        if slot.conn.poll():
+            try:
+                status, a, log, seconds = slot.conn.recv()
+            except EOFError:
+                status, a, log, seconds = "error", "compiler process died", "", elapsed
+            if status == "ok":
+                self.cache.put(key, a, log=log, compile_seconds=seconds, extra={"name": cfg.variant_name})
+                return CompileOutcome(cfg, src_sha, True, a, log, None, seconds, False, arch)
+            return CompileOutcome(cfg, src_sha, False, None, log, a, seconds, False, arch)
+        if not slot.proc.is_alive():
+            failure = f"compiler process exited ({slot.proc.exitcode})"
+        elif elapsed > self.timeout:
+            failure = f"compile timed out after {self.timeout:.0f}s"
+        if failure is None:
+            return None
+        slot.proc.kill()
+        slot.proc.join(timeout=5)
+        parent, child = self._ctx.Pipe()
+        slot.proc = self._ctx.Process(target=_worker_main, args=(child, str(self.cache.root / "pch")), daemon=True)
+        slot.proc.start()
+        child.close()
+        slot.conn = parent
+        return CompileOutcome(cfg, src_sha, False, None, "", failure, elapsed, False, arch)
+
     def compile_all(
         self, configs: Iterable[KernelConfig], *, target_arch: str,
         on_done: Callable[[CompileOutcome], None] | None = None,
     ) -> list[CompileOutcome]:
-        import hashlib
-
         todo: list[tuple[KernelConfig, str, str, list[str], str]] = []
         outcomes: list[CompileOutcome | None] = []
         for cfg in configs:
             arch = compile_arch(cfg, target_arch)
             source = render(cfg)
-            options = nvrtc.base_options(arch)
+            options = self.options_for(cfg, arch)
             key = self._key(source, arch, options)
             src_sha = hashlib.sha256(source.encode()).hexdigest()
             hit = self.cache.get(key)
@@ -101,46 +170,35 @@ class Compiler:
             else:
                 outcomes.append(None)
                 todo.append((cfg, source, arch, options, key))
-        pending = [i for i, o in enumerate(outcomes) if o is None]
-        queue = list(zip(pending, todo, strict=True))
-        running: list[_Running] = []
-        while queue or running:
-            while queue and len(running) < self.jobs:
-                index, (cfg, source, arch, options, key) = queue.pop(0)
-                parent, child = self._ctx.Pipe(duplex=False)
-                proc = self._ctx.Process(target=_child, args=(source, arch, options, child), daemon=True)
-                proc.start()
-                child.close()
-                running.append(_Running(index, proc, parent, time.monotonic()))
-            time.sleep(0.05)
-            for r in list(running):
-                cfg, source, arch, options, key = todo[pending.index(r.index)]
-                src_sha = hashlib.sha256(source.encode()).hexdigest()
-                out: CompileOutcome | None = None
-                if r.conn.poll():
-                    try:
-                        status, a, log, seconds = r.conn.recv()
-                    except EOFError:
-                        status, a, log, seconds = "error", "compiler process died", "", time.monotonic() - r.started
-                    if status == "ok":
-                        self.cache.put(key, a, log=log, compile_seconds=seconds, extra={"name": cfg.variant_name})
-                        out = CompileOutcome(cfg, src_sha, True, a, log, None, seconds, False, arch)
-                    else:
-                        out = CompileOutcome(cfg, src_sha, False, None, log, a, seconds, False, arch)
-                elif not r.proc.is_alive():
-                    out = CompileOutcome(cfg, src_sha, False, None, "", f"compiler process exited ({r.proc.exitcode})",
-                                         time.monotonic() - r.started, False, arch)
-                elif time.monotonic() - r.started > self.timeout:
-                    r.proc.kill()
-                    out = CompileOutcome(cfg, src_sha, False, None, "", f"compile timed out after {self.timeout:.0f}s",
-                                         self.timeout, False, arch)
-                if out is not None:
-                    r.proc.join(timeout=5)
-                    r.conn.close()
-                    running.remove(r)
-                    outcomes[r.index] = out
+        pending = {i: t for i, t in zip((i for i, o in enumerate(outcomes) if o is None), todo, strict=True)}
+        queue = sorted(pending, key=lambda i: pending[i][0].family.value)  # 2.x variants together: PCH reuse
+        slots: list[_Slot] = []
+        try:
+            while queue or any(sl.index is not None for sl in slots):
+                while queue and (len(slots) < min(self.jobs, len(pending)) or any(sl.index is None for sl in slots)):
+                    slot = next((sl for sl in slots if sl.index is None), None) or self._spawn(slots)
+                    index = queue.pop(0)
+                    _cfg, source, arch, options, _key = pending[index]
+                    slot.conn.send((source, arch, options))
+                    slot.index, slot.started = index, time.monotonic()
+                time.sleep(0.05)
+                for slot in list(slots):
+                    if slot.index is None:
+                        continue
+                    out = self._collect(slot, pending[slot.index])
+                    if out is None:
+                        continue
+                    outcomes[slot.index] = out
+                    slot.index = None
                     if on_done:
                         on_done(out)
+        finally:
+            for slot in slots:
+                with contextlib.suppress(OSError, ValueError):
+                    slot.conn.send(None)
+                slot.proc.join(timeout=2)
+                if slot.proc.is_alive():
+                    slot.proc.kill()
         return [o for o in outcomes if o is not None]
 
 
