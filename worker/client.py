@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -78,7 +79,5 @@ class ServiceClient:
         return self._ok(self._call("POST", f"/jobs/{job_id}/fail", json=body)).json()
 
     def stop(self, worker_id: str) -> None:
-        try:
+        with contextlib.suppress(httpx.HTTPError):
             self.http.post(f"/workers/{worker_id}/stop", timeout=5)
-        except httpx.HTTPError:
-            pass

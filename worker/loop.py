@@ -8,6 +8,7 @@ written twice because every write carries the lease token (a worker that lost it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import socket
@@ -138,10 +139,8 @@ class Worker:
 
     def _fail(self, job: dict[str, Any], lease: _Lease, error: str, *, retryable: bool) -> None:
         log.error("job %s failed: %s", job["id"], error.splitlines()[-1] if error else "")
-        try:
+        with contextlib.suppress(LeaseLostError):
             self.client.fail(job["id"], lease.token, error, retryable=retryable)
-        except LeaseLostError:
-            pass
 
     def _post(self, job: dict[str, Any], lease: _Lease, out: StepOutcome, seconds: float) -> None:
         kernels = []

@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from service.cli import admin_cmds, client_cmds, server_cmds
+from service.cli import admin_cmds, client_cmds, compile_cmd, server_cmds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     server_cmds.add(sub)
     client_cmds.add(sub)
     admin_cmds.add(sub)
+    compile_cmd.add(sub)
     return parser
 
 

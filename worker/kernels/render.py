@@ -19,7 +19,15 @@ from service.specs.gemm import DType, Layout
 from service.versions import KERNEL_GENERATOR_VERSION
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 
-TEMPLATES_DIR = Path(templates_pkg.__file__).resolve().parent
+def _templates_dir() -> Path:
+    """templates/ beside the packages (source tree, editable install, the Docker images)."""
+    here = Path(__file__).resolve().parents[2] / "templates"
+    if (here / "gemm_sm90.cu.j2").exists():
+        return here
+    return Path(next(iter(templates_pkg.__path__))).resolve()
+
+
+TEMPLATES_DIR = _templates_dir()
 OVERLAY_DIR = TEMPLATES_DIR / "overlay"
 
 ELEMENT = {DType.f16: "cutlass::half_t", DType.bf16: "cutlass::bfloat16_t"}
