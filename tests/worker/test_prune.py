@@ -1,0 +1,89 @@
+"""Each pruning rule, on a config it must keep and one it must drop; and the funnel report."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from service.specs import GemmSpec
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels import prune as P
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.hardware import hardware_for
+from worker.kernels.problem import GemmProblem
+from worker.kernels.space import full_space
+
+H = hardware_for("sm_90a")
+A80 = hardware_for("sm_80")
+BIG = GemmProblem.from_spec(GemmSpec(m=8192, n=8192, k=8192))
+SMALL = GemmProblem.from_spec(GemmSpec(m=1024, n=1024, k=1024))
+DECODE = GemmProblem.from_spec(GemmSpec(m=16, n=4096, k=4096))
+ODD_N = GemmProblem.from_spec(GemmSpec(m=1024, n=777, k=512))
+C90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 64),
+                   schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
+C80 = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
+                   warp=(64, 64, 32), stages=3, swizzle=8)
+
+CASES = [
+    (P.smem_capacity, C80, replace(C80, tile=(256, 256, 64), warp=(64, 64, 64), stages=6), BIG, H),
+    (P.smem_capacity, C80, replace(C80, stages=6, tile=(256, 128, 64), warp=(64, 64, 64)), BIG, A80),
+    (P.accumulator_registers, C90, replace(C90, tile=(256, 256, 64)), BIG, H),
+    (P.accumulator_registers, replace(C90, schedule=Schedule.pingpong), replace(C90, schedule=Schedule.pingpong, tile=(128, 256, 64)), BIG, H),
+    (P.accumulator_registers, C80, replace(C80, warp=(128, 64, 32)), BIG, H),
+    (P.warps_per_block, C80, replace(C80, tile=(64, 64, 32), warp=(64, 32, 32)), BIG, H),
+    (P.large_warp_tiles, C80, replace(C80, warp=(32, 32, 32), tile=(64, 64, 32)), BIG, H),
+    (P.cooperative_tile_m, C90, replace(C90, tile=(64, 128, 64)), BIG, H),
+    (P.tile_fits_problem, replace(C90, tile=(64, 128, 64)), replace(C90, tile=(256, 128, 64)), DECODE, H),
+    (P.fills_the_gpu, replace(C90, tile=(64, 64, 64)), replace(C90, tile=(256, 128, 64)), SMALL, H),
+    (P.alignment_fits, replace(C90, alignment=(8, 8, 1), epilogue_schedule=EpilogueSchedule.nosmem),
+     replace(C90, alignment=(8, 8, 1)), ODD_N, H),
+    (P.alignment_fits, replace(C80, alignment=(8, 8, 1)), C80, ODD_N, H),
+    (P.split_k_worthwhile, replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=4, split_k_mode="serial"),
+     replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=16, split_k_mode="serial"), DECODE, H),
+    (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
+     GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
+    (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
+    (P.epilogue_supported, replace(C90, epilogue=Epilogue.bias_residual_add),
+     replace(C80, epilogue=Epilogue.bias_residual_add), BIG, H),
+    (P.family_for_arch, C80, C90, BIG, hardware_for("sm_90")),
+    (P.pingpong_without_streamk, replace(C90, tile_scheduler=TileScheduler.streamk),
+     replace(C90, schedule=Schedule.pingpong, tile_scheduler=TileScheduler.streamk), BIG, H),
+    (P.sm80_stages_for_k, C80, replace(C80, stages=6), GemmProblem.from_spec(GemmSpec(m=4096, n=4096, k=64)), H),
+    (P.swizzle_matches_grid, C80, replace(C80, swizzle=1), BIG, H),
+]
+
+
+@pytest.mark.parametrize("rule,keep,drop,problem,hw", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)])
+def test_rule_keeps_and_drops(rule, keep, drop, problem, hw) -> None:  # type: ignore[no-untyped-def]
+    assert rule(keep, problem, hw) is None
+    reason = rule(drop, problem, hw)
+    assert isinstance(reason, str) and reason
+
+
+def test_every_rule_is_covered_and_documented() -> None:
+    covered = {c[0] for c in CASES}
+    assert set(P.RULES) <= covered
+    assert all(rule.__doc__ for rule in P.RULES)
+
+
+def test_funnel_report_adds_up_and_limits_distinct_cubins() -> None:
+    report = P.prune(full_space(BIG, "sm_90a"), BIG, H, limit=10)
+    assert report.total == sum(report.removed.values()) + report.survivors
+    assert len(report.kept) == 10 and len({c.compiled for c in report.kept}) == 10
+    assert all(c.family is Family.sm90_tma for c in report.kept[:4])  # wgmma kernels lead on a big GEMM
+
+
+def test_small_problems_get_small_tiles_and_unaligned_ones_no_tma() -> None:
+    small = P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=8).kept
+    assert all(c.tile[0] <= 64 for c in small)
+    odd = P.prune(full_space(ODD_N, "sm_90a"), ODD_N, H, limit=12).kept
+    assert odd and all(c.epilogue_schedule is not EpilogueSchedule.tma for c in odd)
+    assert all(c.alignment[2] == 1 for c in odd)
+
+
+def test_plain_sm90_and_sm80_get_only_2x_kernels() -> None:
+    for arch in ("sm_90", "sm_80"):
+        kept = P.prune(full_space(SMALL, arch), SMALL, hardware_for(arch), limit=6).kept
+        assert kept and all(c.family is Family.sm80_tensorop for c in kept)
