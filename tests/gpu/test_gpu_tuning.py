@@ -1,0 +1,101 @@
+"""On a GPU: verification rejects a wrong kernel, timing is stable, the tuning step finds a winner.
+
+Run on the H200 with `python -m pytest tests/gpu -m gpu` (the device's python has torch).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from service.specs import GemmSpec
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels.compiler import Compiler
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.runtime.launch_meta import launch_meta
+
+pytestmark = pytest.mark.gpu
+
+SM90_BIAS = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 64),
+                         schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.nosmem,
+                         tile_scheduler=TileScheduler.persistent)
+SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
+                         warp=(64, 64, 32), stages=4, swizzle=4)
+
+
+@pytest.fixture(scope="module")
+def cubins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
+    outs = Compiler(cache, jobs=os.cpu_count()).compile_all([SM90_BIAS, SM80_NONE], target_arch="sm_90a")
+    entries = {}
+    for o in outs:
+        assert o.ok, o.error
+        path = tmp_path_factory.mktemp("cubins") / f"{o.config.variant_name}.cubin"
+        path.write_bytes(o.cubin or b"")
+        meta = launch_meta(o.config)
+        entries[o.config.family.value] = {"name": o.config.name, "config": o.config.to_dict(), "cubin_path": str(path),
+                                          "launch": meta, "runtime": meta["runtime"]}
+    return entries
+
+
+def _problem(epilogue: str, m: int = 1024, n: int = 1024, k: int = 1024):  # type: ignore[no-untyped-def]
+    from worker import gpu_bench
+
+    spec = {"m": m, "n": n, "k": k, "dtype": "f16", "layout_a": "row", "layout_b": "col", "alpha": 1.0, "beta": 0.0}
+    parts = Epilogue(epilogue).parts
+    act = parts.post_activation if parts.residual else parts.activation
+    return gpu_bench.Problem(spec, {"bias": parts.bias, "residual": parts.residual, "activation": act.value})
+
+
+def _candidate(entry: dict, prob):  # type: ignore[no-untyped-def]
+    import torch
+
+    from worker import gpu_bench
+
+    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
+                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+    c._scratch = scratch  # keep it alive
+    return c
+
+
+def test_right_kernels_verify_and_a_wrong_one_is_rejected(cubins: dict[str, dict]) -> None:
+    from worker import gpu_bench
+
+    ok, reason, err = gpu_bench.verify(_candidate(cubins["sm90_tma"], _problem("bias")), _problem("bias"))
+    assert ok, reason
+    assert err < 1e-3
+    ok, _, _ = gpu_bench.verify(_candidate(cubins["sm80_tensorop"], _problem("none")), _problem("none"))
+    assert ok
+    # The same bias kernel checked against a spec that asks for bias + ReLU computes the wrong function
+    # (negative outputs survive): it must be rejected, with the reason.
+    wrong = _problem("bias_relu")
+    ok, reason, _ = gpu_bench.verify(_candidate(cubins["sm90_tma"], wrong), wrong)
+    assert not ok and ("differ" in reason or "relative error" in reason)
+
+
+def test_same_kernel_timed_twice_within_3_percent(cubins: dict[str, dict]) -> None:
+    from worker import gpu_bench
+
+    prob = _problem("none", 4096, 4096, 4096)
+    c = _candidate(cubins["sm80_tensorop"], prob)
+    sets = gpu_bench.rotating_sets(prob)
+    fns = [gpu_bench._bind(c, o) for o in sets]
+    first = gpu_bench.summarize(gpu_bench.time_launches(fns, 100))["median_us"]
+    second = gpu_bench.summarize(gpu_bench.time_launches(fns, 100))["median_us"]
+    assert abs(first - second) / min(first, second) < 0.03, (first, second)
+
+
+def test_tuning_step_picks_a_verified_winner_and_states_the_baseline() -> None:
+    from worker.gpu_step import GpuTuningStep
+
+    events: list[dict] = []
+    step = GpuTuningStep(0, limit=3, jobs=os.cpu_count())
+    out = step.tune(GemmSpec(m=2048, n=2048, k=1024, epilogue="bias_gelu"), "sm_90a", lambda **kw: events.append(kw))
+    assert out.kernels and out.kernel_time_us and out.baseline_time_us and out.baseline_library
+    assert any(c["status"] == "timed" for c in out.candidates)
+    assert events[-1]["timed"] >= 1 and events[0]["phase"] == "compiling"
+    assert out.kernels[0].cubin[:4] == b"\x7fELF"
