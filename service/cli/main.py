@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from service.cli import admin_cmds, client_cmds, compile_cmd, server_cmds
+from service.cli import admin_cmds, bench_cmd, client_cmds, compile_cmd, server_cmds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     client_cmds.add(sub)
     admin_cmds.add(sub)
     compile_cmd.add(sub)
+    bench_cmd.add(sub)
     return parser
 
 

@@ -1,0 +1,23 @@
+"""`kiln bench gemm|compile|load`: the benchmarks under bench/, with their own flags."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+MODULES = {"gemm": "bench.gemm_suite", "compile": "bench.compile_bench", "load": "bench.load"}
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser("bench", help="run a benchmark (gemm needs a GPU); `kiln bench gemm --help` for its flags")
+    b.add_argument("which", choices=sorted(MODULES))
+    b.add_argument("args", nargs=argparse.REMAINDER)
+    b.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    module = importlib.import_module(MODULES[args.which])
+    sys.argv = [f"kiln bench {args.which}", *args.args]
+    module.main()
+    return 0
