@@ -25,7 +25,7 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(STAMP)
-	$(BIN)/ruff check service worker tests bench migrations
+	$(BIN)/ruff check .
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load --db sqlite --db postgresql://postgres@127.0.0.1/postgres --seconds 30 --concurrency 64 --out load_$$(date +%Y%m%d).json

@@ -26,8 +26,9 @@ SPEC = {"op": "gemm", "m": 4096, "n": 3072, "k": 768, "dtype": "f16", "epilogue"
 def main() -> None:
     data = Path("/tmp/kiln-e2e")
     env = {**os.environ, "KILN_DATA_DIR": str(data), "KILN_PORT": str(PORT), "KILN_TUNE_LIMIT": "4"}
-    log = open(OUT / "e2e_serve.log", "w")
-    serve = subprocess.Popen([sys.executable, "-m", "service.cli.main", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    with open(OUT / "e2e_serve.log", "w") as log:  # the child keeps its own descriptor
+        serve = subprocess.Popen([sys.executable, "-m", "service.cli.main", "serve"], env=env, stdout=log,
+                                 stderr=subprocess.STDOUT)
     transcript: list[dict] = []
 
     def note(**kw: object) -> None:

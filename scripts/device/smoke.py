@@ -9,6 +9,7 @@ import time
 from service.specs import GemmSpec
 from worker.gpu_step import GpuTuningStep, progress_printer
 
+
 def main() -> None:
     m, n, k = (int(x) for x in sys.argv[1].split("x"))
     epi = sys.argv[2] if len(sys.argv) > 2 else "none"

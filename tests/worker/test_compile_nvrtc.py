@@ -36,8 +36,6 @@ def test_compile_sm80_and_sm90_with_fused_epilogues(tmp_path: Path) -> None:
         cubin = _elf_symbols(o.cubin or b"")
         assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
         assert 100_000 < len(cubin) < 20_000_000
-    sm90 = outs[Family.sm90_tma].cubin or b""
-    assert b"sm_90a" in sm90 or b"SM90a" in sm90 or True  # the ELF flags carry the arch; checked by loading on the GPU
 
     t = time.monotonic()
     again = compiler.compile_all([SM80, SM90], target_arch="sm_90a")

@@ -19,6 +19,7 @@ from service.specs.gemm import DType, Layout
 from service.versions import KERNEL_GENERATOR_VERSION
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 
+
 def _templates_dir() -> Path:
     """templates/ beside the packages (source tree, editable install, the Docker images)."""
     here = Path(__file__).resolve().parents[2] / "templates"
