@@ -19,6 +19,7 @@ serve: $(STAMP)
 ## Run every test (PostgreSQL is started if it is down; GPU tests skip without a GPU).
 test: $(STAMP)
 	bash scripts/ensure-services.sh
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)
