@@ -252,20 +252,7 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
             survivors.append(cfg)
     report.survivors = len(survivors)
     survivors.sort(key=lambda c: (estimated_cost(c, p, hw), c.name))
-    if limit is None:
-        report.kept = survivors
-    else:
-        # The cost model cannot rank across families (the first H200 run had 2.x kernels at 1.07x
-        # cuBLAS on decode shapes where it ranked them last), so each family present keeps a share.
-        families = sorted({c.family for c in survivors}, key=lambda f: f.value, reverse=True)
-        reserve = {f: max(1, limit // 4) for f in families[1:]} if len(families) > 1 else {}
-        head = _diverse_top([c for c in survivors if c.family == families[0]] if families else [],
-                            limit - sum(reserve.values()))
-        tail = [c for f, n in reserve.items() for c in _diverse_top([c for c in survivors if c.family == f], n)]
-        report.kept = head + tail
-        if len(report.kept) < limit:  # one family had too few: fill from everything
-            seen = {c.compiled for c in report.kept}
-            report.kept += [c for c in _diverse_top(survivors, limit * 2) if c.compiled not in seen][: limit - len(report.kept)]
+    report.kept = survivors if limit is None else _diverse_top(survivors, limit)
     return report
 
 
