@@ -28,8 +28,37 @@ _PATCHES = {
 }
 
 
+def _unguard(text: str, opening: str, closing: str) -> str:
+    """Drop one `#if !defined(__CUDACC_RTC__)` (starting `opening`) and its `#endif` (the first
+    `closing` after it), keeping the code between."""
+    start = text.index(opening)
+    end = text.index(closing, start + len(opening))
+    guard = "#if !defined(__CUDACC_RTC__)\n"
+    body = text[start:end].replace(guard, "", 1)
+    return text[:start] + body + text[end + len(closing):]
+
+
+# Stream-K's workspace size is computed only outside NVRTC; under NVRTC it is 0 while the kernel
+# still uses the workspace (illegal address on the H200). The computation is plain arithmetic on
+# the hardware info Kiln passes in, so it can run in the device-side params builder too.
+_UNGUARD = {
+    "cutlass/gemm/kernel/tile_scheduler_params.h": [
+        ("  #if !defined(__CUDACC_RTC__)\n  static void\n  get_workspace_component_sizes(",
+         "  #endif // !defined(__CUDACC_RTC__)\n"),
+        ("    #if !defined(__CUDACC_RTC__)\n      get_workspace_component_sizes(", "    #endif\n"),
+    ],
+}
+
+
 def _patched(cutlass_include: Path) -> dict[str, str]:
     out = {}
+    for rel, guards in _UNGUARD.items():
+        text = (cutlass_include / rel).read_text()
+        for opening, closing in guards:
+            if opening not in text:
+                raise RuntimeError(f"CUTLASS changed: cannot patch {rel} ({opening[:60]!r} not found)")
+            text = _unguard(text, opening, closing)
+        out[rel] = _absolute_sibling_includes(text, cutlass_include, Path(rel).parent)
     for rel, replacements in _PATCHES.items():
         text = (cutlass_include / rel).read_text()
         for old, new in replacements:

@@ -37,10 +37,7 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
         for cluster in ((1, 1), (2, 1), (1, 2)):
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
-                    # Stream-K is left out: built under NVRTC its get_workspace_size() reports 0 bytes
-                    # while the kernel still uses a reduction workspace (illegal address on the H200,
-                    # 2026-11-29). Split-K comes from the 2.x family until that is solved.
-                    for sched in (TileScheduler.persistent,):
+                    for sched in (TileScheduler.persistent, TileScheduler.streamk):
                         for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
                             yield KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
