@@ -19,3 +19,6 @@ apt_install() {
   fi
 }
 command -v wrk >/dev/null 2>&1 || apt_install wrk || echo "wrk not installed: the load test uses the Python client" >&2
+# The dashboard tests drive Debian's Chromium through Playwright (Playwright's own browser download
+# cannot work on these machines).
+command -v chromium >/dev/null 2>&1 || apt_install chromium || { echo "chromium is needed for the dashboard tests" >&2; exit 1; }

@@ -6,11 +6,14 @@ import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError
 
+from service.admin import routes as admin_routes
 from service.api.deps import TokenCache
 from service.api.middleware import BodyLimitMiddleware, TimingMiddleware
 from service.api.result_cache import ResultCache
@@ -23,6 +26,7 @@ from service.metrics import REGISTRY, DatabaseCollector
 from service.settings import Settings, get_settings
 
 log = logging.getLogger("kiln.service")
+ADMIN_STATIC = Path(admin_routes.__file__).resolve().parent / "static"
 
 
 class Reaper:
@@ -82,8 +86,16 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.token_cache = TokenCache()
     app.state.result_cache = ResultCache()
 
-    for router in (tune.router, jobs.router, kernels.router, workers.router, results.router, health.router):
+    for router in (tune.router, jobs.router, kernels.router, workers.router, results.router, health.router,
+                   admin_routes.router):
         app.include_router(router)
+    app.mount("/admin/static", StaticFiles(directory=str(ADMIN_STATIC)), name="admin-static")
+
+    @app.exception_handler(admin_routes.NotSignedIn)
+    async def _not_signed_in(request: Request, _exc: Exception) -> Response:
+        if request.method == "GET" and "hx-request" not in request.headers:
+            return RedirectResponse("/admin/login", status_code=303)
+        return JSONResponse(status_code=401, content={"detail": "admin sign-in required"})
 
     @app.exception_handler(KilnError)
     async def _kiln_error(_request: Request, exc: KilnError) -> JSONResponse:
