@@ -21,9 +21,8 @@ from service.admin.charts import Bar, candidates_chart, roofline, sparkline
 from service.api.deps import DatabaseDep, ReadSessionDep, SessionDep, SettingsDep, _granted_scopes
 from service.api.views import job_out, result_out, worker_out
 from service.auth import Scope
-from service.db import queue, results
+from service.db import cache_stats, queue, results
 from service.db.models import Job, JobState, KernelBlob, TuningResult, Worker, utcnow
-from service.metrics import CACHE_LOOKUPS
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 COOKIE = "kiln_admin"
@@ -85,10 +84,10 @@ def _overview(session: Any, lease_seconds: float) -> dict[str, Any]:
     per_hour = [0.0] * 24
     for t in stamps:
         per_hour[min(23, int((t - since).total_seconds() // 3600))] += 1
-    hits = sum(s.value for m in CACHE_LOOKUPS.collect() for s in m.samples
-               if s.name.endswith("_total") and s.labels.get("outcome") == "hit")
-    misses = sum(s.value for m in CACHE_LOOKUPS.collect() for s in m.samples
-                 if s.name.endswith("_total") and s.labels.get("outcome") == "miss")
+    per_hour_cache = cache_stats.hourly(session)
+    hits = sum(h for _, h, _ in per_hour_cache)
+    misses = sum(m for _, _, m in per_hour_cache)
+    hit_rates = [h / (h + m) if h + m else 0.0 for _, h, m in per_hour_cache]
     recent = session.scalars(select(TuningResult).order_by(TuningResult.created_at.desc()).limit(10)).all()
     return {
         "states": states, "queue_depth": states["queued"],
@@ -98,12 +97,15 @@ def _overview(session: Any, lease_seconds: float) -> dict[str, Any]:
         "cache_bytes": session.scalar(select(func.coalesce(func.sum(KernelBlob.size), 0))) or 0,
         "results": session.scalar(select(func.count()).select_from(TuningResult)) or 0,
         "hit_rate": hits / (hits + misses) if hits + misses else None, "lookups": int(hits + misses),
-        "tunes_per_hour": sparkline(per_hour), "recent": [result_out(r) for r in recent],
+        "tunes_per_hour": sparkline(per_hour), "hit_rate_per_hour": sparkline(hit_rates),
+        "recent": [result_out(r) for r in recent],
     }
 
 
 @router.get("/", response_class=HTMLResponse)
-def overview(request: Request, session: ReadSessionDep, settings: SettingsDep, _a: Admin) -> HTMLResponse:
+def overview(request: Request, session: ReadSessionDep, settings: SettingsDep, db: DatabaseDep, _a: Admin) -> HTMLResponse:
+    with db.transaction() as writer:  # show this replica's lookups up to now, not as of the last sweep
+        request.app.state.lookup_counter.flush(writer)
     return page(request, "overview.html", **_overview(session, settings.lease_seconds))
 
 

@@ -19,6 +19,7 @@ from service.api.middleware import BodyLimitMiddleware, TimingMiddleware
 from service.api.result_cache import ResultCache
 from service.api.routes import health, jobs, kernels, results, tune, workers
 from service.db import queue
+from service.db.cache_stats import LookupCounter
 from service.db.engine import Database, open_database
 from service.db.errors import KilnError
 from service.db.retry import RetryPolicy
@@ -32,9 +33,10 @@ ADMIN_STATIC = Path(admin_routes.__file__).resolve().parent / "static"
 class Reaper:
     """Puts jobs whose lease expired back in the queue. Safe to run on every API replica."""
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, counter: LookupCounter) -> None:
         self.db = db
         self.settings = settings
+        self.counter = counter  # hourly cache hit/miss counts ride along with each sweep
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kiln-reaper", daemon=True)
 
@@ -47,6 +49,7 @@ class Reaper:
 
     def sweep(self) -> int:
         with self.db.transaction() as session:
+            self.counter.flush(session)
             return queue.requeue_expired(session, policy=RetryPolicy(base_seconds=self.settings.retry_backoff_seconds))
 
     def _run(self) -> None:
@@ -64,7 +67,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        reaper = Reaper(app.state.db, settings)
+        reaper = Reaper(app.state.db, settings, app.state.lookup_counter)
         reaper.start()
         app.state.reaper = reaper
         try:
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.db = db or open_database(settings.resolved_database_url)
     app.state.token_cache = TokenCache()
     app.state.result_cache = ResultCache()
+    app.state.lookup_counter = LookupCounter()
 
     for router in (tune.router, jobs.router, kernels.router, workers.router, results.router, health.router,
                    admin_routes.router):

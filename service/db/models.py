@@ -210,6 +210,16 @@ class ApiToken(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime)
 
 
+class CacheStats(Base):
+    """Lookups per hour, summed over API replicas: the dashboard's hit rate over time."""
+
+    __tablename__ = "cache_stats"
+
+    hour: Mapped[datetime] = mapped_column(DateTime, primary_key=True)
+    hits: Mapped[int] = mapped_column(BigInteger, default=0)
+    misses: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 class IdempotencyRecord(Base):
     __tablename__ = "idempotency_keys"
 

@@ -91,3 +91,30 @@ def test_running_job_progress_updates_live(signed_in, dashboard) -> None:  # typ
     page.wait_for_function("document.querySelector('#p-verified').innerText === '7'", timeout=10_000)
     assert page.inner_text("#job-phase") == "measuring"
     shot(page, "job_live")
+
+
+def test_hit_rate_over_time_counts_lookups(signed_in, dashboard) -> None:  # type: ignore[no-untyped-def]
+    service, _ = dashboard
+    with service.client() as c:
+        for m in (256, 512, 768):  # tuned in the seed: three hits
+            assert c.post("/lookup", json={"problem": {"op": "gemm", "m": m, "n": 4096, "k": 1024,
+                                                       "epilogue": ["none", "bias", "bias_gelu"][m // 256 - 1]}}).status_code == 200
+        assert c.post("/lookup", json={"problem": {"op": "gemm", "m": 3, "n": 3, "k": 3}}).status_code == 404
+    page = signed_in
+    page.goto(service.url + "/admin/")
+    assert page.locator("#hit-rate-chart svg rect").count() == 24
+    rate = page.locator(".card", has_text="hit rate, 24 h").locator(".n").inner_text()
+    assert rate.endswith("%") and rate != "0%"  # three hits among the seed's misses
+
+
+def test_cancel_and_retry_buttons(signed_in, dashboard) -> None:  # type: ignore[no-untyped-def]
+    service, seeded = dashboard
+    page = signed_in
+    page.goto(f"{service.url}/admin/jobs/{seeded['failed']}")
+    page.click("#retry")
+    page.wait_for_load_state("networkidle")
+    assert f"/admin/jobs/{seeded['failed']}" not in page.url and page.inner_text("#job-state") == "queued"
+    page.click("#cancel")
+    page.wait_for_load_state("networkidle")
+    assert page.inner_text("#job-state") == "cancelled"
+    shot(page, "job_cancelled")

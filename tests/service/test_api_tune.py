@@ -119,3 +119,20 @@ def test_health_ready_metrics(client: TestClient) -> None:
     text = client.get("/metrics").text
     assert 'kiln_jobs{state="queued"} 1.0' in text and "kiln_cache_lookups_total" in text
     assert client.get("/openapi.json").status_code == 200
+
+
+def test_lookups_are_counted_per_hour(client: TestClient, worker_client: TestClient, app, db) -> None:  # type: ignore[no-untyped-def]
+    from service.db.cache_stats import hourly
+
+    client.post("/tune", json={"problems": [GEMM]})
+    finish(worker_client, lease(worker_client, register(worker_client)))
+    client.post("/lookup", json={"problem": GEMM})
+    client.post("/lookup", json={"problem": CONV})
+    with db.transaction() as s:
+        app.state.lookup_counter.flush(s)
+    with db.transaction() as s:
+        app.state.lookup_counter.count(hit=True)
+        app.state.lookup_counter.flush(s)  # a second flush adds to the same hour
+    with db.read_session() as s:
+        hours = hourly(s)
+    assert sum(h for _, h, _ in hours) == 2 and sum(m for _, _, m in hours) == 2  # the /tune miss + the CONV miss

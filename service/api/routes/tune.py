@@ -27,7 +27,7 @@ router = APIRouter(tags=["tune"])
     summary="Tune a batch of problems: cached ones return at once, the rest become jobs",
 )
 def tune(
-    body: TuneRequest, session: SessionDep, settings: SettingsDep, _auth: SubmitAuth, response: Response,
+    body: TuneRequest, request: Request, session: SessionDep, settings: SettingsDep, _auth: SubmitAuth, response: Response,
     key: str | None = Depends(idempotency_key),
 ) -> TuneResponse | JSONResponse:
     if len(body.problems) > settings.max_batch:
@@ -48,8 +48,11 @@ def tune(
         session, problems=tuning.key_problems(list(body.problems), target), priority=body.priority,
         max_attempts=settings.max_attempts,
     )
-    for item in items:
-        CACHE_LOOKUPS.labels(outcome="hit" if item.status == "cached" else "miss").inc()
+    hits = sum(1 for item in items if item.status == "cached")
+    CACHE_LOOKUPS.labels(outcome="hit").inc(hits)
+    CACHE_LOOKUPS.labels(outcome="miss").inc(len(items) - hits)
+    request.app.state.lookup_counter.count(hit=True, n=hits)
+    request.app.state.lookup_counter.count(hit=False, n=len(items) - hits)
     code = status.HTTP_200_OK if all(i.status == "cached" for i in items) else status.HTTP_202_ACCEPTED
     out = TuneResponse(items=items)
     if key is not None:
@@ -84,6 +87,7 @@ async def lookup(body: LookupRequest, request: Request, settings: SettingsDep, _
         hit, job_id = await run_in_threadpool(from_db)
         if hit is not None:
             cache.put(kp.key, hit)
+    request.app.state.lookup_counter.count(hit=hit is not None)
     if hit is not None:
         CACHE_LOOKUPS.labels(outcome="hit").inc()
         return Response(content=hit, media_type="application/json")

@@ -25,7 +25,7 @@ from service.db import kernels, queue, results
 from service.db.errors import KernelMissing, LeaseLost, WorkerNotFound
 from service.db.models import Job, JobState, Worker, utcnow
 from service.db.retry import RetryPolicy
-from service.metrics import JOBS_FINISHED
+from service.metrics import COMPILE_SECONDS, JOBS_FINISHED
 from service.specs.target import arches_for_capability, normalize_gpu_name
 
 router = APIRouter(tags=["workers"])
@@ -152,6 +152,9 @@ def post_result(job_id: str, body: ResultIn, session: SessionDep, _auth: WorkerA
         tuning_seconds=body.tuning_seconds, candidates_total=len(body.candidates), job_id=job.id,
         worker_id=job.worker_id, created_at=utcnow(),
     ), candidates=[c.model_dump() for c in body.candidates])
+    for c in body.candidates:
+        if c.compile_seconds is not None:
+            COMPILE_SECONDS.labels(family=str(c.config.get("family", "unknown"))[:32]).observe(c.compile_seconds)
     done = queue.mark_succeeded(session, job_id=job_id, token=body.lease_token, result_id=row.id)
     JOBS_FINISHED.labels(state="succeeded").inc()
     return job_out(done, row)
