@@ -44,8 +44,11 @@ def get_read_session(db: Annotated[Database, Depends(get_database)]) -> Iterator
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 DatabaseDep = Annotated[Database, Depends(get_database)]
-SessionDep = Annotated[Session, Depends(get_write_session)]
-ReadSessionDep = Annotated[Session, Depends(get_read_session)]
+# scope="function": the transaction commits when the endpoint returns, *before* the response is
+# sent. With the default (after the response) a client could read its 202 and ask for the job
+# before it was committed (a 404), and a worker could use a lease whose grant had not landed.
+SessionDep = Annotated[Session, Depends(get_write_session, scope="function")]
+ReadSessionDep = Annotated[Session, Depends(get_read_session, scope="function")]
 
 
 class TokenCache:

@@ -136,3 +136,11 @@ def test_lookups_are_counted_per_hour(client: TestClient, worker_client: TestCli
     with db.read_session() as s:
         hours = hourly(s)
     assert sum(h for _, h, _ in hours) == 2 and sum(m for _, _, m in hours) == 2  # the /tune miss + the CONV miss
+
+
+def test_writes_commit_before_the_response_is_sent() -> None:
+    """Read-your-writes: the write session is a function-scoped dependency (see service/api/deps.py)."""
+    from service.api.deps import ReadSessionDep, SessionDep
+
+    for alias in (SessionDep, ReadSessionDep):
+        assert alias.__metadata__[0].scope == "function"

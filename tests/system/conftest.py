@@ -62,7 +62,7 @@ def start_service(database_url: str, tmp_path: Path, serve_args: list[str] | Non
     port = free_port()
     env = {
         **os.environ, "KILN_DATABASE_URL": database_url, "KILN_DATA_DIR": str(tmp_path / "data"), "KILN_TOKEN": ADMIN,
-        "KILN_SERVER_URL": f"http://127.0.0.1:{port}", "KILN_LOCAL_WORKER": "never", "KILN_SIM_LOG": str(tmp_path / "executions.log"),
+        "KILN_SERVER_URL": f"http://127.0.0.1:{port}", "KILN_LOCAL_WORKER": "never", "KILN_CLIENT_CACHE": str(tmp_path / "client-cache"), "KILN_SIM_LOG": str(tmp_path / "executions.log"),
         "PYTHONPATH": str(REPO), **{f"KILN_{k.upper()}": v for k, v in settings.items()},
     }
     with open(tmp_path / "serve.log", "w") as log:  # the child keeps its own copy of the descriptor
