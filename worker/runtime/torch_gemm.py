@@ -1,0 +1,115 @@
+"""Launch Kiln GEMM kernels on PyTorch tensors, as easily as calling F.linear.
+
+    kernel = KilnGemm.from_result(cubin, result)        # or KilnGemm.lookup(client, problem)
+    y = kernel(x, weight, bias)                          # D = epilogue(x @ weight.T + bias)
+
+Per shape, once: the cubin's params builder runs (one device round trip), outside any CUDA graph
+capture. Per call, on the host only: input checks, pointer patching (memoised per pointer set, so
+static buffers cost a dictionary lookup), one cuLaunchKernelEx on torch's current stream, which
+is also what makes calls capturable into CUDA graphs.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import torch
+
+from worker.runtime.launcher import LoadedKernel, PreparedLaunch
+
+TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
+
+
+class KernelInputError(ValueError):
+    """The tensors do not match what the kernel was built for; nothing was launched."""
+
+
+class KilnGemm:
+    def __init__(self, cubin: bytes, launch: dict[str, Any], spec: dict[str, Any]) -> None:
+        if spec.get("op") != "gemm":
+            raise ValueError("KilnGemm runs GEMM kernels")
+        if spec.get("layout_a", "row") != "row" or spec.get("layout_b", "col") != "col":
+            raise ValueError("KilnGemm takes x[M,K] row-major and weight[N,K] (nn.Linear layout)")
+        self.spec = spec
+        self.launch = launch
+        self.kernel = LoadedKernel(cubin, launch)
+        self.dtype = TORCH_DTYPE[spec.get("dtype", "f16")]
+        self.alignment = tuple(launch.get("alignment", (8, 8, 8)))
+        self.epilogue = launch["epilogue"]
+        self.alpha = float(spec.get("alpha", 1.0))
+        self.beta = float(spec.get("beta", 0.0))
+        self._prepared: dict[tuple[int, int, int, int], PreparedLaunch] = {}
+        self._packed: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+        self._scratch: torch.Tensor | None = None
+        self._workspace: torch.Tensor | None = None
+
+    @classmethod
+    def from_result(cls, cubin: bytes, result: dict[str, Any], meta: dict[str, Any]) -> KilnGemm:
+        launch = {**meta["launch"], "runtime": (result.get("launch") or {}).get("runtime", meta["launch"]["runtime"])}
+        return cls(cubin, launch, result["spec"])
+
+    def _check(self, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None, residual: torch.Tensor | None) -> None:
+        for name, t in (("x", x), ("weight", w), ("bias", bias), ("residual", residual)):
+            if t is None:
+                continue
+            if not t.is_cuda:
+                raise KernelInputError(f"{name} must be a CUDA tensor")
+            if t.dtype != self.dtype:
+                raise KernelInputError(f"{name} is {t.dtype}, the kernel takes {self.dtype}")
+            if not t.is_contiguous():
+                raise KernelInputError(f"{name} must be contiguous (row-major)")
+            if t.data_ptr() % 16:
+                raise KernelInputError(f"{name} must start on a 16-byte boundary")
+        if x.dim() != 2 or w.dim() != 2 or x.shape[1] != w.shape[1]:
+            raise KernelInputError(f"shapes x{tuple(x.shape)} and weight{tuple(w.shape)} do not make x @ weight.T")
+        m, k = x.shape
+        n = w.shape[0]
+        if k % self.alignment[0] or k % self.alignment[1] or n % self.alignment[2]:
+            raise KernelInputError(f"K={k} and N={n} must be multiples of the kernel's alignment {self.alignment}")
+        if self.epilogue["bias"] and (bias is None or bias.shape != (n,)):
+            raise KernelInputError(f"this kernel fuses a bias: pass bias of shape ({n},)")
+        if self.epilogue["residual"] and (residual is None or residual.shape != (m, n)):
+            raise KernelInputError(f"this kernel adds a residual: pass residual of shape ({m}, {n})")
+
+    def prepare(self, m: int, n: int, k: int, device: torch.device | None = None) -> PreparedLaunch:
+        """Build params for a shape (one device round trip). Call before capturing a CUDA graph."""
+        device = device or torch.device("cuda", torch.cuda.current_device())
+        key = (m, n, k, device.index or 0)
+        if key not in self._prepared:
+            if torch.cuda.is_current_stream_capturing():
+                raise RuntimeError(f"shape {m}x{n}x{k} was not prepared before CUDA graph capture: call prepare() first")
+            if self._scratch is None:
+                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
+            sms = torch.cuda.get_device_properties(device).multi_processor_count
+            p = self.kernel.prepare(m=m, n=n, k=k, alpha=self.alpha, beta=self.beta, sm_count=sms,
+                                    stream=torch.cuda.current_stream(device).cuda_stream,
+                                    scratch=self._scratch.data_ptr(), runtime=self.launch.get("runtime"))
+            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
+                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
+            self._prepared[key] = p
+        return self._prepared[key]
+
+    def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
+                 residual: torch.Tensor | None = None, out: torch.Tensor | None = None) -> torch.Tensor:
+        self._check(x, weight, bias, residual)
+        m, k = x.shape
+        n = weight.shape[0]
+        if out is None:
+            out = torch.empty((m, n), dtype=self.dtype, device=x.device)
+        elif out.shape != (m, n) or out.dtype != self.dtype or not out.is_contiguous() or out.data_ptr() % 16:
+            raise KernelInputError(f"out must be a contiguous, 16-byte aligned {self.dtype} tensor of shape ({m}, {n})")
+        p = self.prepare(m, n, k, x.device)
+        ws = self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+        ptrs = (x.data_ptr(), weight.data_ptr(), residual.data_ptr() if residual is not None else 0, out.data_ptr(),
+                bias.data_ptr() if bias is not None else 0, ws, m, n, k)
+        packed = self._packed.get(ptrs)
+        if packed is None:
+            packed = p.pack({"A": ptrs[0], "B": ptrs[1], "C": ptrs[2], "D": ptrs[3], "bias": ptrs[4], "workspace": ws})
+            self._packed[ptrs] = packed
+            if len(self._packed) > 256:
+                self._packed.popitem(last=False)
+        else:
+            self._packed.move_to_end(ptrs)
+        self.kernel.launch_packed(p, packed, torch.cuda.current_stream(x.device).cuda_stream, ws)
+        return out
