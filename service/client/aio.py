@@ -8,14 +8,16 @@ from typing import Any
 
 import httpx
 
-from service.client.cache import CorruptedKernel, KernelCache
+from service.client.cache import KernelCache
 from service.client.common import (
     FINAL,
     TuneTimeout,
+    cached_cubin,
     checked,
     headers,
     local_key,
     lookup_body,
+    lookup_result,
     tune_body,
     verified,
 )
@@ -62,17 +64,10 @@ class AsyncKilnClient:
             resp = await self.http.post("/lookup", json=lookup_body(problem, target))
         except httpx.TransportError:
             return self.cache.recall(local_key(problem, target, self.default_arch))
-        if resp.status_code == 404 and "spec_key" in resp.json():
-            return None
-        result = checked(resp)
-        self.cache.remember(result["spec_key"], result)
-        return result
+        return lookup_result(resp, self.cache)
 
     async def fetch(self, sha256: str) -> bytes:
-        try:
-            data = self.cache.get_cubin(sha256)
-        except CorruptedKernel:
-            data = None
+        data = cached_cubin(self.cache, sha256)
         if data is None:
             resp = await self.http.get(f"/kernel/{sha256}")
             if resp.status_code != 200:

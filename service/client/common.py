@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 from pydantic import TypeAdapter
 
+from service.client.cache import CorruptedKernel, KernelCache
 from service.settings import Settings
 from service.specs import Problem, Target, spec_key
 
@@ -77,3 +78,20 @@ def local_key(problem: dict[str, Any], target: dict[str, Any] | None, default_ar
     """The spec key the service would compute, so a filled cache answers without the service."""
     p = TypeAdapter(Problem).validate_python(problem)
     return spec_key(p, Target.model_validate(target or {"arch": default_arch}))
+
+
+def lookup_result(resp: httpx.Response, cache: KernelCache) -> dict[str, Any] | None:
+    """A /lookup answer: None when not tuned, else the record (remembered for offline use)."""
+    if resp.status_code == 404 and "spec_key" in resp.json():
+        return None
+    result = checked(resp)
+    cache.remember(result["spec_key"], result)
+    return result
+
+
+def cached_cubin(cache: KernelCache, sha256: str) -> bytes | None:
+    """The cached cubin, or None when absent or found corrupted (then it has been dropped)."""
+    try:
+        return cache.get_cubin(sha256)
+    except CorruptedKernel:
+        return None

@@ -8,17 +8,19 @@ from typing import Any
 
 import httpx
 
-from service.client.cache import CorruptedKernel, KernelCache
+from service.client.cache import KernelCache
 from service.client.common import (
     FINAL,
     IntegrityError,
     KilnHTTPError,
     TuneTimeout,
+    cached_cubin,
     checked,
     default_token,
     headers,
     local_key,
     lookup_body,
+    lookup_result,
     tune_body,
     verified,
 )
@@ -89,11 +91,7 @@ class KilnClient:
             resp = self.http.post("/lookup", json=lookup_body(problem, target))
         except httpx.TransportError:
             return self.cache.recall(local_key(problem, target, self.default_arch))
-        if resp.status_code == 404 and "spec_key" in resp.json():
-            return None
-        result = checked(resp)
-        self.cache.remember(result["spec_key"], result)
-        return result
+        return lookup_result(resp, self.cache)
 
     def meta(self, sha256: str) -> dict[str, Any]:
         cached = self.cache.get_meta(sha256)
@@ -101,10 +99,7 @@ class KilnClient:
 
     def fetch(self, sha256: str, dest: Path | None = None) -> bytes:
         """The cubin, from the local cache when present (verified), else downloaded, verified, cached."""
-        try:
-            data = self.cache.get_cubin(sha256)
-        except CorruptedKernel:
-            data = None
+        data = cached_cubin(self.cache, sha256)
         if data is None:
             resp = self.http.get(f"/kernel/{sha256}")
             if resp.status_code != 200:
