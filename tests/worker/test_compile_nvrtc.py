@@ -51,3 +51,22 @@ def test_compile_failure_is_recorded_with_its_log(tmp_path: Path) -> None:
     bad = replace(SM80, warp=(48, 64, 32))  # not a legal warp tile: CUTLASS static_asserts
     out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([bad], target_arch="sm_80")[0]
     assert not out.ok and out.error and "error" in out.log
+
+
+def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> None:
+    """Two compilers (two GPUs' workers) share a cache: one compiles, the other waits for its cubin."""
+    import threading
+
+    results: list[list] = []
+
+    def run() -> None:
+        results.append(Compiler(tmp_path / "shared", jobs=1, timeout=300).compile_all([SM80], target_arch="sm_80"))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    outs = [r[0] for r in results]
+    assert all(o.ok for o in outs) and outs[0].cubin == outs[1].cubin
+    assert sorted(o.cached for o in outs) == [False, True]  # exactly one compile

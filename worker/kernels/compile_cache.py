@@ -1,5 +1,8 @@
 """On-disk compile cache: a variant is compiled once and reused for every shape, job and restart.
 
+Several workers on one host (one per GPU) share the cache directory; a per-key file lock makes
+sure a variant is compiled by one of them while the others wait for its cubin.
+
 Key: sha256 over the rendered source, the NVRTC options (include paths left out: they differ per
 machine, and what they point at is covered by the CUTLASS version and the overlay digest), the
 NVRTC and CUTLASS versions and the arch. Writes are atomic (temp file + rename); reads re-hash the
@@ -8,6 +11,7 @@ cubin against the digest stored beside it and treat a mismatch as a miss.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -51,6 +55,23 @@ class CompileCache:
         if hashlib.sha256(data).hexdigest() != meta.get("cubin_sha256"):
             return None  # torn or corrupted: compile again
         return CachedCubin(data, meta.get("log", ""), float(meta.get("compile_seconds", 0.0)), key)
+
+    def try_lock(self, key: str) -> int | None:
+        """Claim the right to compile `key` on this host (flock, released on close or process death).
+        None: another process holds it; its cubin will appear in the cache."""
+        path = self.root / "locks" / f"{key}.lock"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return fd
+
+    @staticmethod
+    def unlock(fd: int) -> None:
+        os.close(fd)
 
     def put(self, key: str, cubin: bytes, *, log: str, compile_seconds: float, extra: dict[str, Any] | None = None) -> None:
         cubin_path, meta_path = self._paths(key)

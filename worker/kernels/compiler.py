@@ -173,12 +173,31 @@ class Compiler:
         pending = {i: t for i, t in zip((i for i, o in enumerate(outcomes) if o is None), todo, strict=True)}
         queue = sorted(pending, key=lambda i: pending[i][0].family.value)  # 2.x variants together: PCH reuse
         slots: list[_Slot] = []
+        locks: dict[int, int] = {}  # task index -> lock file descriptor held while we compile it
+        elsewhere: dict[int, float] = {}  # task index -> when to look again (another process compiles it)
         try:
-            while queue or any(sl.index is not None for sl in slots):
+            while queue or elsewhere or any(sl.index is not None for sl in slots):
+                for index, when in list(elsewhere.items()):
+                    if time.monotonic() >= when:
+                        del elsewhere[index]
+                        queue.append(index)  # check the cache / try the lock again
                 while queue and (len(slots) < min(self.jobs, len(pending)) or any(sl.index is None for sl in slots)):
-                    slot = next((sl for sl in slots if sl.index is None), None) or self._spawn(slots)
                     index = queue.pop(0)
-                    _cfg, source, arch, options, _key = pending[index]
+                    cfg, source, arch, options, key = pending[index]
+                    hit = self.cache.get(key)
+                    if hit is not None:  # another worker on this host compiled it meanwhile
+                        out = CompileOutcome(cfg, hashlib.sha256(source.encode()).hexdigest(), True, hit.cubin,
+                                             hit.log, None, hit.compile_seconds, True, arch)
+                        outcomes[index] = out
+                        if on_done:
+                            on_done(out)
+                        continue
+                    fd = self.cache.try_lock(key)
+                    if fd is None:
+                        elsewhere[index] = time.monotonic() + 0.5
+                        continue
+                    locks[index] = fd
+                    slot = next((sl for sl in slots if sl.index is None), None) or self._spawn(slots)
                     slot.conn.send((source, arch, options))
                     slot.index, slot.started = index, time.monotonic()
                 time.sleep(0.05)
@@ -189,10 +208,13 @@ class Compiler:
                     if out is None:
                         continue
                     outcomes[slot.index] = out
+                    self.cache.unlock(locks.pop(slot.index))
                     slot.index = None
                     if on_done:
                         on_done(out)
         finally:
+            for fd in locks.values():
+                self.cache.unlock(fd)
             for slot in slots:
                 with contextlib.suppress(OSError, ValueError):
                     slot.conn.send(None)
