@@ -30,6 +30,8 @@ def add(sub: argparse._SubParsersAction) -> None:
 
     w = sub.add_parser("worker", help="lease jobs from KILN_SERVER_URL and tune them on a GPU")
     w.add_argument("--gpu", type=int, default=0, help="GPU index this worker drives")
+    w.add_argument("--gpus", default=None, metavar="all|0,1,...",
+                   help="one worker process per GPU (supervised, restarted when it dies)")
     w.add_argument("--name", default=None)
     w.add_argument("--step", default=DEFAULT_STEP, help=argparse.SUPPRESS)  # module:Class of the tuning step
     w.add_argument("--max-jobs", type=int, default=None, help="exit after this many jobs")
@@ -102,6 +104,8 @@ def worker(args: argparse.Namespace) -> int:
     from worker.loop import Worker, WorkerOptions
 
     settings = get_settings()
+    if args.gpus:
+        return _supervise(args)
     try:
         step = load_step(args.step, args.gpu)
     except (ImportError, RuntimeError) as exc:
@@ -121,3 +125,20 @@ def worker(args: argparse.Namespace) -> int:
         client.close()
     log.info("worker %s exiting after %d job(s)", name, done)
     return 0
+
+
+def _supervise(args: argparse.Namespace) -> int:
+    from worker.device import visible_gpus
+    from worker.supervisor import Supervisor, parse_gpus
+
+    try:
+        gpus = parse_gpus(args.gpus, len(visible_gpus()) if args.gpus == "all" else 0)
+    except ValueError as exc:
+        console.print(f"[red]kiln worker[/]: {exc}")
+        return 2
+    extra = ["--step", args.step, "--idle-sleep", str(args.idle_sleep)]
+    if args.max_jobs is not None:
+        extra += ["--max-jobs", str(args.max_jobs)]
+    if args.exit_when_idle:
+        extra.append("--exit-when-idle")
+    return Supervisor(gpus, extra, name_prefix=(args.name or "gpu")).run()

@@ -1,0 +1,58 @@
+"""`kiln worker --gpus 0,1`: a worker process per GPU; one dying does not stall the other."""
+
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import REPO
+from tests.system.conftest import SIM_STEP, LiveService, submit_gemms, wait_all_final
+from worker.supervisor import parse_gpus
+
+pytestmark = pytest.mark.slow
+
+
+def test_parse_gpus() -> None:
+    assert parse_gpus("0,1", 0) == [0, 1] and parse_gpus("all", 2) == [0, 1] and parse_gpus("1, 0,1", 0) == [0, 1]
+    for bad in ("all", "x", "", "-1"):
+        with pytest.raises(ValueError):
+            parse_gpus(bad, 0)
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [int(p) for p in out]
+
+
+@pytest.mark.service_settings(lease_seconds="2", reaper_interval_seconds="0.3", retry_backoff_seconds="0")
+def test_one_worker_per_gpu_and_a_dead_one_is_restarted(live: LiveService) -> None:
+    sup = subprocess.Popen([sys.executable, "-m", "service.cli.main", "worker", "--gpus", "0,1", "--step", SIM_STEP,
+                            "--idle-sleep", "0.1"], cwd=REPO, env={**live.env, "KILN_SIM_MIN_SECONDS": "0.05",
+                                                                   "KILN_SIM_MAX_SECONDS": "0.15"},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with live.client() as client:
+            ids = submit_gemms(client, 60)
+            deadline = time.monotonic() + 30
+            while len(_children(sup.pid)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            first = _children(sup.pid)
+            assert len(first) == 2
+            time.sleep(1.0)
+            os.kill(first[0], signal.SIGKILL)  # one GPU's process dies mid-run
+            final = wait_all_final(client, ids, timeout=120)
+            workers = {w["name"]: w for w in client.get("/workers").json()}
+        assert collections.Counter(j["state"] for j in final.values()) == {"succeeded": 60}
+        assert {"gpu0", "gpu1"} <= set(workers) and {w["gpu_index"] for w in workers.values()} == {0, 1}
+        assert all(workers[n]["jobs_succeeded"] > 0 for n in ("gpu0", "gpu1"))
+        now = _children(sup.pid)
+        assert len(now) == 2 and first[0] not in now  # restarted under the supervisor
+    finally:
+        sup.send_signal(signal.SIGTERM)
+        sup.wait(timeout=30)

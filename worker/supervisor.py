@@ -1,0 +1,84 @@
+"""`kiln worker --gpus all|0,1,…`: one worker process per GPU, each with its own lease and heartbeat.
+
+A crashed or hung GPU process takes only its own lease with it (the service re-queues the job when
+the lease expires); the supervisor restarts it with backoff and leaves the others running.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+log = logging.getLogger("kiln.supervisor")
+
+
+def parse_gpus(spec: str, visible: int) -> list[int]:
+    if spec == "all":
+        if visible == 0:
+            raise ValueError("--gpus all: no GPU visible")
+        return list(range(visible))
+    try:
+        gpus = sorted({int(x) for x in spec.split(",") if x.strip()})
+    except ValueError as exc:
+        raise ValueError(f"--gpus {spec!r}: expected 'all' or a list like 0,1") from exc
+    if not gpus or min(gpus) < 0:
+        raise ValueError(f"--gpus {spec!r}: expected 'all' or a list like 0,1")
+    return gpus
+
+
+@dataclass
+class Child:
+    gpu: int
+    proc: subprocess.Popen
+    started: float
+    restarts: int = 0
+
+
+class Supervisor:
+    def __init__(self, gpus: list[int], extra_args: list[str], name_prefix: str = "gpu") -> None:
+        self.gpus = gpus
+        self.extra_args = extra_args
+        self.name_prefix = name_prefix
+        self.children: dict[int, Child] = {}
+        self._stopping = False
+
+    def _spawn(self, gpu: int, restarts: int = 0) -> Child:
+        cmd = [sys.executable, "-m", "service.cli.main", "worker", "--gpu", str(gpu),
+               "--name", f"{self.name_prefix}{gpu}", *self.extra_args]
+        child = Child(gpu, subprocess.Popen(cmd), time.monotonic(), restarts)
+        log.info("GPU %d: worker pid %d", gpu, child.proc.pid)
+        return child
+
+    def stop(self, *_: object) -> None:
+        self._stopping = True
+        for c in self.children.values():
+            if c.proc.poll() is None:
+                c.proc.send_signal(signal.SIGTERM)
+
+    def run(self) -> int:
+        signal.signal(signal.SIGTERM, self.stop)
+        signal.signal(signal.SIGINT, self.stop)
+        self.children = {g: self._spawn(g) for g in self.gpus}
+        while not self._stopping:
+            time.sleep(0.5)
+            for gpu, c in list(self.children.items()):
+                code = c.proc.poll()
+                if code is None or self._stopping:
+                    continue
+                # Quick successive crashes back off (up to a minute); a long healthy run resets it.
+                restarts = 0 if time.monotonic() - c.started > 300 else c.restarts + 1
+                delay = min(60.0, 0.5 * 2 ** min(restarts, 7))
+                log.warning("GPU %d: worker exited with %s; restarting in %.1fs", gpu, code, delay)
+                time.sleep(delay)
+                if not self._stopping:
+                    self.children[gpu] = self._spawn(gpu, restarts)
+        for c in self.children.values():
+            try:
+                c.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                c.proc.kill()
+        return 0
