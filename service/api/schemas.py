@@ -100,6 +100,10 @@ class TuneResponse(BaseModel):
 class LookupRequest(Strict):
     problem: Problem
     target: Target | None = None
+    arch_fallback: bool = Field(
+        default=False,
+        description="With a target GPU: when this GPU model has no result, accept one tuned for the arch "
+                    "on any GPU (answered with header X-Kiln-Fallback: arch)")
 
 
 class NotTuned(BaseModel):

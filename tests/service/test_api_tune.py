@@ -144,3 +144,14 @@ def test_writes_commit_before_the_response_is_sent() -> None:
 
     for alias in (SessionDep, ReadSessionDep):
         assert alias.__metadata__[0].scope == "function"
+
+
+def test_gpu_specific_lookup_falls_back_to_the_arch_only_when_asked(client: TestClient, worker_client: TestClient) -> None:
+    client.post("/tune", json={"problems": [GEMM], "target": {"arch": "sm_90a"}})
+    finish(worker_client, lease(worker_client, register(worker_client)))
+    h100 = {"arch": "sm_90a", "gpu": "NVIDIA H100"}
+    strict = client.post("/lookup", json={"problem": GEMM, "target": h100})
+    assert strict.status_code == 404  # measured on an H200: not served as tuned for an H100
+    fallback = client.post("/lookup", json={"problem": GEMM, "target": h100, "arch_fallback": True})
+    assert fallback.status_code == 200 and fallback.headers["x-kiln-fallback"] == "arch"
+    assert fallback.json()["measured_on"]["gpu"] == "NVIDIA H200"

@@ -72,6 +72,17 @@ async def lookup(body: LookupRequest, request: Request, settings: SettingsDep, _
     """Async with a per-process cache of immutable results: the hot path of every client."""
     target = body.target or Target(arch=settings.default_arch)
     kp = tuning.key_problems([body.problem], target)[0]
+    response = await _lookup_one(request, kp)
+    if response.status_code == 404 and body.arch_fallback and target.gpu is not None:
+        fallback = tuning.key_problems([body.problem], Target(arch=target.arch))[0]
+        alt = await _lookup_one(request, fallback)
+        if alt.status_code == 200:
+            alt.headers["X-Kiln-Fallback"] = "arch"
+            return alt
+    return response
+
+
+async def _lookup_one(request: Request, kp: tuning.KeyedProblem) -> Response:
     cache: ResultCache = request.app.state.result_cache
     hit = cache.get(kp.key)
     if hit is None:
