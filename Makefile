@@ -10,6 +10,9 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[postgres,compile,dev]'
+	# CPU build of PyTorch, for the runtime's CPU tests (pip takes it from this machine's disk);
+	# GPU hosts bring their own CUDA build.
+	$(BIN)/python -m pip install -q torch==2.13.0
 	touch $(STAMP)
 
 ## Run the service on the embedded default (SQLite in ./.kiln, API on http://127.0.0.1:8765).

@@ -110,3 +110,28 @@ def test_host_overhead_per_launch(kernel) -> None:  # type: ignore[no-untyped-de
     torch.cuda.synchronize()
     print(f"host overhead per launch: Kiln {kiln_us:.1f} us, F.linear {torch_us:.1f} us")
     assert kiln_us < 60  # the 10 us target is tracked in the README; this guards against regressions
+
+
+def test_kiln_linear_module_uses_the_kernel(kernel) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
+    from worker.runtime import torch_ops
+
+    class Fixed(torch_ops.KernelRegistry):
+        calls = 0
+
+        def gemm(self, m, n, k, dtype, epilogue):  # type: ignore[no-untyped-def]
+            Fixed.calls += 1
+            return kernel if epilogue == "bias_gelu" else None
+
+    torch_ops.set_registry(Fixed(None))
+    try:
+        lin = torch_ops.KilnLinear(768, 3072, activation="gelu", device="cuda", dtype=torch.half)
+        x = torch.randn(8, 128, 768, device="cuda", dtype=torch.half)
+        y = lin(x)
+        ref = torch.nn.functional.gelu(torch.nn.functional.linear(x.float(), lin.weight.float(), lin.bias.float()),
+                                       approximate="tanh")
+        assert Fixed.calls == 1 and y.shape == (8, 128, 3072)
+        assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+    finally:
+        torch_ops.set_registry(None)

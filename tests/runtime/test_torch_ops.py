@@ -1,0 +1,46 @@
+"""kiln::linear and KilnLinear on the CPU: the library fallback is exact, untuned specs are submitted
+for background tuning, and a service outage never breaks the forward pass. (The GPU kernel path is
+tested in tests/gpu/.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from service.client import KernelCache, KilnClient  # noqa: E402
+from tests.system.conftest import ADMIN, start_service  # noqa: E402
+from worker.runtime.torch_ops import KernelRegistry, KilnLinear, reference_linear, set_registry  # noqa: E402
+
+
+def test_module_matches_torch_without_kiln() -> None:
+    set_registry(None)
+    lin = torch.nn.Linear(64, 32)
+    kl = KilnLinear.from_linear(lin, activation="gelu")
+    x = torch.randn(4, 7, 64)
+    assert kl.epilogue == "bias_gelu"
+    torch.testing.assert_close(kl(x), torch.nn.functional.gelu(lin(x), approximate="tanh"))
+    with pytest.raises(ValueError):
+        KilnLinear(8, 8, activation="tanh")
+    with pytest.raises(ValueError):
+        reference_linear(x, lin.weight, lin.bias, "erf_gelu")
+
+
+@pytest.mark.slow
+def test_untuned_shapes_are_submitted_and_outages_fall_back(tmp_path: Path) -> None:
+    service = start_service(f"sqlite:///{tmp_path / 'kiln.db'}", tmp_path)
+    try:
+        client = KilnClient(service.url, ADMIN, cache=KernelCache(tmp_path / "c"))
+        reg = KernelRegistry(client)
+        assert reg.gemm(4096, 768, 3072, torch.float16, "bias") is None
+        assert reg.submitted == [{"op": "gemm", "m": 4096, "n": 768, "k": 3072, "dtype": "f16", "epilogue": "bias"}]
+        assert reg.gemm(4096, 768, 3072, torch.float16, "bias") is None and len(reg.submitted) == 1  # memoised
+        with service.client() as c:
+            assert [j["state"] for j in c.get("/jobs").json()] == ["queued"]
+        client.close()
+    finally:
+        service.stop()
+    down = KernelRegistry(KilnClient("http://127.0.0.1:9", ADMIN, cache=KernelCache(tmp_path / "c2")))
+    assert down.gemm(128, 128, 128, torch.float16, "none") is None  # no exception

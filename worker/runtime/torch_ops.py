@@ -1,0 +1,139 @@
+"""PyTorch integration: a `kiln::linear` custom op and a drop-in `KilnLinear` module.
+
+Each call looks its GEMM up in Kiln (the client's on-disk cache first, then the service) and runs
+the tuned kernel when there is one and it beat the library; otherwise it falls back to
+`F.linear` + the epilogue in torch, and (optionally) submits the untuned spec for background
+tuning so later runs pick the kernel up. Decisions are memoised per shape, so the lookup cost is
+paid once per shape and process.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from service.client import KilnClient
+from service.client.common import local_key
+from worker.runtime.torch_gemm import KilnGemm
+
+DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
+ACTIVATIONS = {
+    "none": lambda y: y, "bias": lambda y: y, "relu": torch.relu, "bias_relu": torch.relu,
+    "gelu": lambda y: F.gelu(y, approximate="tanh"), "bias_gelu": lambda y: F.gelu(y, approximate="tanh"),
+    "silu": F.silu, "bias_silu": F.silu, "hardswish": F.hardswish, "bias_hardswish": F.hardswish,
+    "sigmoid": torch.sigmoid, "bias_sigmoid": torch.sigmoid,
+}
+
+
+def reference_linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue: str) -> torch.Tensor:
+    if epilogue not in ACTIVATIONS:
+        raise ValueError(f"kiln::linear supports {sorted(ACTIVATIONS)}, not {epilogue!r}")
+    return ACTIVATIONS[epilogue](F.linear(x, weight, bias))
+
+
+class KernelRegistry:
+    """Which shapes have a Kiln kernel in this process (memoised; re-asked after `retry_after` s)."""
+
+    def __init__(self, client: KilnClient | None, target: dict[str, Any] | None = None, *,
+                 submit_untuned: bool = True, retry_after: float = 300.0) -> None:
+        self.client = client
+        self.target = target
+        self.submit_untuned = submit_untuned
+        self.retry_after = retry_after
+        self._kernels: dict[str, KilnGemm | None] = {}
+        self._asked: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self.submitted: list[dict[str, Any]] = []
+
+    def gemm(self, m: int, n: int, k: int, dtype: torch.dtype, epilogue: str) -> KilnGemm | None:
+        if self.client is None or dtype not in DTYPES:
+            return None
+        problem = {"op": "gemm", "m": m, "n": n, "k": k, "dtype": DTYPES[dtype], "epilogue": epilogue}
+        key = local_key(problem, self.target, self.client.default_arch)
+        with self._lock:
+            if key in self._kernels and (self._kernels[key] is not None
+                                         or time.monotonic() - self._asked[key] < self.retry_after):
+                return self._kernels[key]
+            self._asked[key] = time.monotonic()
+            self._kernels[key] = kernel = self._resolve(problem)
+            return kernel
+
+    def _resolve(self, problem: dict[str, Any]) -> KilnGemm | None:
+        try:
+            result = self.client.lookup(problem, self.target)  # type: ignore[union-attr]
+        except Exception:  # the service being down must never break a model's forward pass
+            return None
+        if result is None:
+            if self.submit_untuned:
+                try:
+                    self.client.tune([problem], self.target)  # type: ignore[union-attr]
+                    self.submitted.append(problem)
+                except Exception:
+                    pass
+            return None
+        if result.get("recommendation") != "kiln" or not result.get("kernel"):
+            return None  # measured: the library is faster for this spec
+        sha = result["kernel"]["sha256"]
+        try:
+            return KilnGemm.from_result(self.client.fetch(sha), result, self.client.meta(sha))  # type: ignore[union-attr]
+        except Exception:
+            return None
+
+
+_REGISTRY: KernelRegistry | None = None
+
+
+def set_registry(registry: KernelRegistry | None) -> None:
+    global _REGISTRY
+    _REGISTRY = registry
+
+
+@torch.library.custom_op("kiln::linear", mutates_args=())
+def kiln_linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue: str) -> torch.Tensor:
+    """epilogue(x @ weight.T + bias) with a Kiln kernel when one is tuned for this shape."""
+    if x.is_cuda and _REGISTRY is not None and x.dim() == 2:
+        kernel = _REGISTRY.gemm(x.shape[0], weight.shape[0], x.shape[1], x.dtype, epilogue)
+        if kernel is not None:
+            try:
+                return kernel(x.contiguous(), weight.contiguous(), bias.contiguous() if bias is not None else None)
+            except ValueError:
+                pass  # inputs this kernel cannot take (alignment, dtype): the library path below
+    return reference_linear(x, weight, bias, epilogue)
+
+
+@kiln_linear.register_fake
+def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue: str) -> torch.Tensor:
+    return x.new_empty((x.shape[0], weight.shape[0]))
+
+
+class KilnLinear(torch.nn.Linear):
+    """nn.Linear (plus a fused activation) whose matmul runs Kiln's tuned kernel where there is one."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, *, activation: str = "none",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
+        if activation not in ("none", "relu", "gelu", "silu", "hardswish", "sigmoid"):
+            raise ValueError(f"activation {activation!r} has no fused epilogue")
+        self.activation = activation
+
+    @property
+    def epilogue(self) -> str:
+        if self.bias is None:
+            return self.activation
+        return "bias" if self.activation == "none" else f"bias_{self.activation}"
+
+    @classmethod
+    def from_linear(cls, linear: torch.nn.Linear, activation: str = "none") -> KilnLinear:
+        new = cls(linear.in_features, linear.out_features, linear.bias is not None, activation=activation,
+                  device=linear.weight.device, dtype=linear.weight.dtype)
+        new.load_state_dict(linear.state_dict())
+        return new
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        flat = x.reshape(-1, x.shape[-1])
+        y = torch.ops.kiln.linear(flat, self.weight, self.bias, self.epilogue)
+        return y.reshape(*x.shape[:-1], self.out_features)
