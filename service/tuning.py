@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from pydantic import BaseModel
@@ -62,6 +63,5 @@ def lookup(session: Session, *, kp: KeyedProblem) -> LookupOutcome:
 
 
 def request_digest(body: dict) -> str:
-    import hashlib
-
+    """What an Idempotency-Key is bound to: the canonical request body."""
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
