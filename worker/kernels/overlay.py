@@ -50,26 +50,10 @@ _UNGUARD = {
 }
 
 
-# Umbrella headers that pull in every architecture's collectives, builders and kernels. Kiln's
-# 3.x template only instantiates sm90 ones, so the overlay copies drop the sm100/sm103/sm120
-# includes: less to parse for NVRTC's front end, which dominates a 3.x compile.
-_SM90_ONLY = [
-    "cutlass/gemm/collective/collective_builder.hpp",
-    "cutlass/gemm/collective/collective_mma.hpp",
-    "cutlass/epilogue/collective/collective_builder.hpp",
-    "cutlass/epilogue/collective/collective_epilogue.hpp",
-    "cutlass/gemm/kernel/gemm_universal.hpp",
-]
-_OTHER_ARCH_INCLUDE = re.compile(r'^\s*#include\s+"[^"]*(sm1[0-9]{2}|sm1xx)[^"]*"[^\n]*$', re.MULTILINE)
-
-
 def _patched(cutlass_include: Path) -> dict[str, str]:
     out = {}
-    for rel in _SM90_ONLY:
-        text = _OTHER_ARCH_INCLUDE.sub("// (Kiln overlay: include for a newer arch dropped)", (cutlass_include / rel).read_text())
-        out[rel] = _absolute_sibling_includes(text, cutlass_include, Path(rel).parent)
     for rel, guards in _UNGUARD.items():
-        text = out[rel] if rel in out else (cutlass_include / rel).read_text()
+        text = (cutlass_include / rel).read_text()
         for opening, closing in guards:
             if opening not in text:
                 raise RuntimeError(f"CUTLASS changed: cannot patch {rel} ({opening[:60]!r} not found)")
@@ -88,11 +72,11 @@ def _patched(cutlass_include: Path) -> dict[str, str]:
 
 
 def _absolute_sibling_includes(text: str, include_root: Path, rel_dir: Path) -> str:
-    """`#include "sibling.hpp"` (or "builders/x.inl") would look next to the copy; point it at CUTLASS's directory."""
+    """`#include "sibling.hpp"` would look next to the copy; point it at CUTLASS's directory."""
 
     def fix(match: re.Match[str]) -> str:
         name = match.group(1)
-        if not (include_root / name).exists() and (include_root / rel_dir / name).exists():
+        if "/" not in name and (include_root / rel_dir / name).exists():
             return f'#include "{rel_dir / name}"'
         return match.group(0)
 
