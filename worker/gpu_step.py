@@ -92,8 +92,9 @@ class GpuTuningStep:
                     continue
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"
                 path.write_bytes(o.cubin or b"")
+                launch = launch_meta(cfg)
                 candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
-                                   "launch": launch_meta(cfg), "runtime": launch_meta(cfg)["runtime"],
+                                   "launch": launch, "runtime": launch["runtime"],
                                    "compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch})
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)

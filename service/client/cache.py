@@ -56,19 +56,21 @@ class KernelCache:
             _atomic(self._meta(sha256), json.dumps(meta).encode())
 
     def get_meta(self, sha256: str) -> dict[str, Any] | None:
-        try:
-            return json.loads(self._meta(sha256).read_text())
-        except (OSError, ValueError):
-            return None
+        return _read_json(self._meta(sha256))
 
     def remember(self, spec_key: str, result: dict[str, Any]) -> None:
         _atomic(self._spec(spec_key), json.dumps(result).encode())
 
     def recall(self, spec_key: str) -> dict[str, Any] | None:
-        try:
-            return json.loads(self._spec(spec_key).read_text())
-        except (OSError, ValueError):
-            return None
+        return _read_json(self._spec(spec_key))
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    """Absent or unreadable (a torn write) both mean: not cached."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _atomic(path: Path, data: bytes) -> None:
