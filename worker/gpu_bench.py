@@ -72,7 +72,8 @@ class Problem:
         self.alpha, self.beta = float(spec.get("alpha", 1.0)), float(spec.get("beta", 0.0))
         self.epi = epilogue
 
-    def make(self, m: int, n: int, k: int, kind: str) -> Operands:
+    def make(self, shape: tuple[int, ...], kind: str, pad_c: int = 0) -> Operands:
+        m, n, k = shape
         dev, dt = "cuda", self.dtype
 
         def gen(*shape: int) -> torch.Tensor:
@@ -86,6 +87,27 @@ class Problem:
         bias = gen(n) if self.epi["bias"] else None
         D = torch.empty(m, n, device=dev, dtype=dt)
         return Operands(A, B, C, D, bias)
+
+    def launch_shape(self, o: Operands) -> dict[str, int]:
+        """The builder's shape arguments for these operands (they may be a tail-test shape)."""
+        m, n = o.D.shape
+        return {"m": m, "n": n, "k": self.a_mk(o).shape[1]}
+
+    def verify_shapes(self, alignment: list[int]) -> list[tuple[tuple[int, int, int], str]]:
+        """Full shape with exact small-integer and random inputs, then M and K tails."""
+        k_tail = max(alignment[0], alignment[1], 8) * 3
+        shapes = [((self.m, self.n, self.k), "int"), ((self.m, self.n, self.k), "rand")]
+        if self.k > k_tail + 64 and self.m > 13:
+            shapes.append(((self.m - 13, self.n, self.k - k_tail), "rand"))
+        return shapes
+
+    @property
+    def full_shape(self) -> tuple[int, ...]:
+        return (self.m, self.n, self.k)
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.m * self.n * self.k
 
     def a_mk(self, o: Operands) -> torch.Tensor:
         return o.A if self.spec["layout_a"] == "row" else o.A.t()
@@ -133,18 +155,20 @@ def rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
 
 
 class Candidate:
-    def __init__(self, entry: dict[str, Any], problem: Problem, sm_count: int, stream: int, scratch: int) -> None:
+    def __init__(self, entry: dict[str, Any], problem: Any, sm_count: int, stream: int, scratch: int) -> None:
         self.entry = entry
         self.problem = problem
         self.kernel = LoadedKernel(Path(entry["cubin_path"]).read_bytes(), entry["launch"])
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
-        self._prepared: dict[tuple[int, int, int], PreparedLaunch] = {}
+        self._prepared: dict[tuple, PreparedLaunch] = {}
+        self.pad_c = int(entry["config"].get("pad_c", 0))  # conv: the channel padding its contract asks for
         self.workspace: torch.Tensor | None = None
+        self.sets: list[Any] = []
 
-    def prepared(self, m: int, n: int, k: int) -> PreparedLaunch:
-        key = (m, n, k)
+    def prepared(self, shape: dict[str, Any]) -> PreparedLaunch:
+        key = json.dumps(shape, sort_keys=True)
         if key not in self._prepared:
-            p = self.kernel.prepare(m=m, n=n, k=k, alpha=self.problem.alpha, beta=self.problem.beta,
+            p = self.kernel.prepare(**shape, alpha=self.problem.alpha, beta=self.problem.beta,
                                     sm_count=self.sm_count, stream=self.stream, scratch=self.scratch,
                                     runtime=self.entry.get("runtime"))
             self._prepared[key] = p
@@ -153,9 +177,7 @@ class Candidate:
         return self._prepared[key]
 
     def packed(self, o: Operands) -> tuple[PreparedLaunch, bytes, int]:
-        m, n = o.D.shape
-        k = self.problem.a_mk(o).shape[1]
-        p = self.prepared(m, n, k)
+        p = self.prepared(self.problem.launch_shape(o))
         ws = self.workspace.data_ptr() if self.workspace is not None and p.workspace_bytes else 0
         return p, p.pack({**o.pointers(), "workspace": ws}), ws
 
@@ -164,39 +186,52 @@ class Candidate:
         self.kernel.launch_packed(p, packed, self.stream, ws)
 
 
-def verify(c: Candidate, prob: Problem) -> tuple[bool, str, float]:
-    """Exact small-integer check (linear epilogues), M/K tails, random inputs within tolerance."""
+_VERIFY_INPUTS: dict[tuple, tuple[Any, Any, torch.Tensor]] = {}
+
+
+def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, pad_c: int) -> tuple[Any, torch.Tensor]:
+    """Inputs and their fp32 reference, made once per shape/kind/padding and reused by every
+    candidate (the reference of a large GEMM costs more than timing a kernel)."""
+    key = (id(prob), shape, kind, pad_c)  # the entry holds prob, so its id cannot be reused meanwhile
+    if key not in _VERIFY_INPUTS:
+        o = prob.make(shape, kind, pad_c)
+        _VERIFY_INPUTS[key] = (prob, o, prob.reference(o))
+    _, o, ref = _VERIFY_INPUTS[key]
+    return o, ref
+
+
+def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
+    """Exact small-integer check (linear epilogues), M/K tails, random inputs within tolerance.
+    The output is poisoned with NaN before every run, so a kernel that skips a tile fails."""
     tol = TOLERANCE[prob.spec["dtype"]]
-    align = c.entry["config"]["alignment"]
-    k_tail = max(align[0], align[1], 8) * 3
-    shapes = [(prob.m, prob.n, prob.k, "int"), (prob.m, prob.n, prob.k, "rand")]
-    if prob.k > k_tail + 64 and prob.m > 13:
-        shapes.append((prob.m - 13, prob.n, prob.k - k_tail, "rand"))
     worst = 0.0
-    for m, n, k, kind in shapes:
-        o = prob.make(m, n, k, kind)
+    for shape, kind in prob.verify_shapes(c.entry["config"]["alignment"]):
+        o, ref = _verify_inputs(prob, shape, kind, c.pad_c)
         o.D.fill_(float("nan"))
         c.run(o)
         check(torch.cuda.synchronize() or 0)
-        ref = prob.reference(o)
         err = rel_error(o.D, ref)
         exact = kind == "int" and prob.epi["activation"] in ("identity", "relu") and prob.alpha == 1.0
         if exact:
             want = ref.to(prob.dtype)
             if not torch.equal(o.D, want):
                 bad = int((want != o.D).sum())
-                return False, f"{bad} elements differ on exact small-integer inputs ({m}x{n}x{k})", err
+                return False, f"{bad} elements differ on exact small-integer inputs ({_dims(shape)})", err
         elif not err <= tol:
-            return False, f"relative error {err:.2e} > {tol:.0e} on {kind} inputs ({m}x{n}x{k})", err
+            return False, f"relative error {err:.2e} > {tol:.0e} on {kind} inputs ({_dims(shape)})", err
         worst = max(worst, err)
     return True, "", worst
 
 
-def rotating_sets(prob: Problem) -> list[Operands]:
+def _dims(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape))
+
+
+def rotating_sets(prob: Any, pad_c: int = 0) -> list[Any]:
     """Enough independent operand sets that cycling through them overflows twice the L2."""
-    first = prob.make(prob.m, prob.n, prob.k, "rand")
+    first = prob.make(prob.full_shape, "rand", pad_c)
     count = max(2, min(32, math.ceil(2 * L2_BYTES / max(1, first.nbytes()))))
-    return [first] + [prob.make(prob.m, prob.n, prob.k, "rand") for _ in range(count - 1)]
+    return [first] + [prob.make(prob.full_shape, "rand", pad_c) for _ in range(count - 1)]
 
 
 def time_launches(fns: list[Any], reps: int) -> list[float]:
@@ -228,10 +263,17 @@ def main(plan_path: str) -> None:
     props = torch.cuda.get_device_properties(0)
     stream = torch.cuda.current_stream().cuda_stream
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
-    prob = Problem(plan["spec"], plan["epilogue"])
-    flops = 2 * prob.m * prob.n * prob.k
+    if plan["spec"].get("op") == "conv2d":
+        from worker.gpu_bench_conv import ConvBench
+
+        torch.backends.cudnn.benchmark = True
+        prob: Any = ConvBench(plan["spec"], plan["epilogue"])
+    else:
+        prob = Problem(plan["spec"], plan["epilogue"])
+    flops = prob.flops
     reps = int(plan.get("reps", 60))
     sets = rotating_sets(prob)
+    sets_by_pad = {0: sets}
     skip = set(plan.get("skip", []))
     results: dict[str, Any] = {"candidates": {}, "gpu": props.name, "sm_count": props.multi_processor_count}
 
@@ -241,6 +283,10 @@ def main(plan_path: str) -> None:
         fns = [prob.library(o)[name] for o in sets]
         lib[name] = summarize(time_launches(fns, reps))
     results["library"] = lib
+    for name in getattr(prob, "reference_paths", lambda _o: {})(sets[0]):
+        # Not the same output (e.g. the conv without its epilogue): reported, never the baseline.
+        results.setdefault("library_reference", {})[name] = summarize(
+            time_launches([prob.reference_paths(o)[name] for o in sets], reps))
     emit(event="baseline", library=lib)
 
     live: list[tuple[str, Candidate]] = []
@@ -261,7 +307,10 @@ def main(plan_path: str) -> None:
         if not ok:
             results["candidates"][name] = {"status": "verify_failed", "reason": reason, "rel_error": err}
             continue
-        fns = [_bind(c, o) for o in sets]
+        if c.pad_c not in sets_by_pad:
+            sets_by_pad[c.pad_c] = rotating_sets(prob, c.pad_c)
+        c.sets = sets_by_pad[c.pad_c]
+        fns = [_bind(c, o) for o in c.sets]
         t = summarize(time_launches(fns, reps))
         results["candidates"][name] = {"status": "timed", "rel_error": err, **t, "tflops": flops / t["median_us"] / 1e6}
         emit(event="timed", name=name, **t)
@@ -275,7 +324,7 @@ def main(plan_path: str) -> None:
     lib_fns = [prob.library(o)[best_lib] for o in sets]
     for _round in range(3):
         for n, c in leaders:
-            final[n] += time_launches([_bind(c, o) for o in sets], reps)
+            final[n] += time_launches([_bind(c, o) for o in c.sets], reps)
         final["library:" + best_lib] += time_launches(lib_fns, reps)
     results["retimed"] = {n: summarize(ts) for n, ts in final.items()}
     results["best_library"] = best_lib

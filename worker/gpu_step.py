@@ -18,29 +18,46 @@ from pathlib import Path
 from typing import Any
 
 from service.specs import GemmSpec
+from service.specs.conv2d import Conv2dSpec
 from worker.device import DeviceInfo, visible_gpus
 from worker.kernels.compiler import CompileOutcome, Compiler
-from worker.kernels.config import Family, KernelConfig, Raster
-from worker.kernels.hardware import hardware_for
+from worker.kernels.config import Family, KernelConfig, Raster, TileScheduler
+from worker.kernels.conv_problem import ConvProblem
+from worker.kernels.hardware import Hardware, hardware_for
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import prune
+from worker.kernels.prune import PruneReport, prune, split_k_worthwhile
+from worker.kernels.prune_conv import prune_conv
 from worker.kernels.render import activation_of
-from worker.kernels.space import full_space
+from worker.kernels.space import full_conv_space, full_space
 from worker.runtime.launch_meta import launch_meta
 from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
 
 DEFAULT_LIMIT = int(os.environ.get("KILN_TUNE_LIMIT", "12"))
 
 
-def expand_runtime_variants(configs: list[KernelConfig]) -> list[KernelConfig]:
-    """Raster order and swizzle are launch arguments of the same sm90 cubin: trying them is free."""
-    out = []
+def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | None = None,
+                            hw: Hardware | None = None) -> list[KernelConfig]:
+    """Raster order, swizzle and stream-K's split count are launch arguments of the same sm90
+    cubin: trying them costs a few milliseconds of GPU time and no compile."""
+    out: list[KernelConfig] = []
     for cfg in configs:
         out.append(cfg)
-        if cfg.family is Family.sm90_tma:
-            out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
-            out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
+        if cfg.family is not Family.sm90_tma:
+            continue
+        out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
+        out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
+        if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
+            for splits in (1, 2, 4):
+                split = replace(cfg, split_k=splits)
+                if splits != cfg.split_k and split not in out and split_k_worthwhile(split, problem, hw) is None:
+                    out.append(split)
     return out
+
+
+def physical_gpu(index: int) -> str:
+    """The device the child must see: our index counts within our own CUDA_VISIBLE_DEVICES."""
+    visible = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]
+    return visible[index] if index < len(visible) else str(index)
 
 
 class GpuTuningStep:
@@ -59,6 +76,8 @@ class GpuTuningStep:
         return self._device
 
     def run(self, job: dict[str, Any], progress: Progress) -> StepOutcome:
+        if job["op"] == "conv2d":
+            return self.tune_conv(Conv2dSpec.model_validate(job["spec"]), job["target"]["arch"], progress)
         if job["op"] != "gemm":
             raise StepFailed(f"no {job['op']} templates in this generator version", retryable=False)
         spec = GemmSpec.model_validate(job["spec"])
@@ -70,6 +89,20 @@ class GpuTuningStep:
             raise StepFailed("batched GEMM (batch > 1) is not generated yet", retryable=False)
         hw = hardware_for(arch, self._device.sm_count)
         report = prune(full_space(problem, arch), problem, hw, limit=self.limit)
+        return self._compile_and_measure(spec, report, expand_runtime_variants(report.kept, problem, hw), arch, progress)
+
+    def tune_conv(self, spec: Conv2dSpec, arch: str, progress: Progress) -> StepOutcome:
+        """Conv2d fprop as an implicit GEMM; NCHW specs are tuned as NHWC (the result's launch
+        contract tells the client to transform at the boundaries, and to pad channels)."""
+        problem = ConvProblem.from_spec(spec)
+        hw = hardware_for(arch, self._device.sm_count)
+        report = prune_conv(full_conv_space(problem, arch), problem, hw, limit=self.limit)
+        if not report.kept:
+            raise StepFailed(f"no conv kernel fits this problem: {report.examples}", retryable=False)
+        return self._compile_and_measure(spec, report, report.kept, arch, progress)
+
+    def _compile_and_measure(self, spec: GemmSpec | Conv2dSpec, report: PruneReport, variants: list[KernelConfig],
+                             arch: str, progress: Progress) -> StepOutcome:
         compiled_cfgs = report.kept
         progress(phase="compiling", generated=report.total, compiled=0)
         done = {"n": 0}
@@ -83,14 +116,14 @@ class GpuTuningStep:
         candidates: list[dict[str, Any]] = []
         failed: list[dict[str, Any]] = []
         with tempfile.TemporaryDirectory(prefix="kiln-tune-") as tmp:
-            for cfg in expand_runtime_variants(compiled_cfgs):
+            for cfg in variants:
                 o = by_compiled[cfg.compiled]
                 if not o.ok:
-                    if cfg == cfg.compiled:
+                    if cfg == cfg.compiled or cfg.pad_c:
                         failed.append({"name": cfg.name, "config": cfg.to_dict(), "status": "compile_failed",
                                        "reason": (o.error or "") + "\n" + o.log[-4000:], "compile_seconds": o.seconds})
                     continue
-                path = Path(tmp) / f"{cfg.variant_name}.cubin"
+                path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
                 path.write_bytes(o.cubin or b"")
                 launch = launch_meta(cfg)
                 candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
@@ -101,7 +134,7 @@ class GpuTuningStep:
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))
             return self._outcome(spec, candidates, failed, results)  # reads the winner's cubin from tmp
 
-    def _measure(self, spec: GemmSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
+    def _measure(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
                  generated: int, compiled: int) -> dict[str, Any]:
         parts = spec.epilogue.parts
         plan = {"spec": spec.model_dump(mode="json"), "candidates": candidates,
@@ -112,7 +145,7 @@ class GpuTuningStep:
         for _attempt in range(len(candidates) + 1):
             plan_path = tmp / "plan.json"
             plan_path.write_text(json.dumps(plan))
-            env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(self.gpu_index), "PYTHONUNBUFFERED": "1"}
+            env = {**os.environ, "CUDA_VISIBLE_DEVICES": physical_gpu(self.gpu_index), "PYTHONUNBUFFERED": "1"}
             proc = subprocess.Popen([sys.executable, "-m", "worker.gpu_bench", str(plan_path)], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True, env=env)
             in_flight = None
@@ -146,7 +179,7 @@ class GpuTuningStep:
             plan["skip"] = sorted(set(plan["skip"]) | {in_flight})  # re-measure the rest in a fresh process
         raise StepFailed("GPU measurement process kept crashing", retryable=True)
 
-    def _outcome(self, spec: GemmSpec, candidates: list[dict[str, Any]], failed: list[dict[str, Any]],
+    def _outcome(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], failed: list[dict[str, Any]],
                  results: dict[str, Any]) -> StepOutcome:
         by_name = {c["name"]: c for c in candidates}
         rows = list(failed)
@@ -161,6 +194,8 @@ class GpuTuningStep:
         baseline = retimed.get(lib_key) or results["library"][results["best_library"]]
         out = StepOutcome(candidates=rows, baseline_library=f"{results['best_library']} (torch)",
                           baseline_time_us=baseline["median_us"])
+        out.library_times_us = {name: r["median_us"] for name, r in
+                                {**results.get("library", {}), **results.get("library_reference", {})}.items()}
         if not kernel_times:
             return out  # nothing verified: the library it is
         best = min(kernel_times, key=lambda n: kernel_times[n]["median_us"])
@@ -175,6 +210,10 @@ class GpuTuningStep:
         out.winner_index = 0
         out.config = cfg.to_dict()
         out.launch = {**c["launch"], "runtime": c["runtime"]}
+        if isinstance(spec, Conv2dSpec) and spec.layout.value == "NCHW":
+            out.launch["conv"] = {**out.launch["conv"], "client_transforms": (
+                "tuned as NHWC: transform NCHW->NHWC (channels_last) once at the first conv of a chain and back "
+                "after the last; a channels_last tensor needs no copy")}
         out.kernel_time_us = t["median_us"]
         out.kernel_spread_us = t["spread_us"]
         out.tflops = spec.flops / t["median_us"] / 1e6

@@ -44,6 +44,9 @@ class StepOutcome:
     baseline_library: str | None = None
     baseline_time_us: float | None = None
     candidates: list[dict[str, Any]] = field(default_factory=list)
+    # every library path timed in the same run (median µs), e.g. cuBLAS+torch ops and cuBLASLt's
+    # fused epilogue, or cuDNN conv alone / + ops / fused; benchmarks report them all
+    library_times_us: dict[str, float] = field(default_factory=dict)
 
 
 # progress(phase=..., generated=..., compiled=..., verified=..., timed=...); raises Cancelled

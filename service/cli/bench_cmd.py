@@ -1,4 +1,4 @@
-"""`kiln bench gemm|compile|load`: the benchmarks under bench/, with their own flags."""
+"""`kiln bench gemm|conv2d|compile|load|fleet`: the benchmarks under bench/, with their own flags."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import argparse
 import importlib
 import sys
 
-MODULES = {"gemm": "bench.gemm_suite", "compile": "bench.compile_bench", "load": "bench.load"}
+MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": "bench.compile_bench",
+           "load": "bench.load", "fleet": "bench.fleet"}
 
 
 def add(sub: argparse._SubParsersAction) -> None:

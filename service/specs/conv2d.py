@@ -67,6 +67,10 @@ class Conv2dSpec(BaseModel):
     def _output_not_empty(self) -> Conv2dSpec:
         if self.groups != 1:
             raise ValueError("groups > 1 (grouped or depthwise convolution) is not supported: no template generates it")
+        parts = self.epilogue.parts
+        if parts.bias and parts.residual:
+            raise ValueError(f"epilogue {self.epilogue.value!r} is not generated for conv2d: the conv epilogue has one "
+                             "source operand (a bias or a residual, not both)")
         p, q = self.output_hw
         if p < 1 or q < 1:
             raise ValueError(

@@ -36,7 +36,11 @@ CASES = [
     (P.large_warp_tiles, C80, replace(C80, warp=(32, 32, 32), tile=(64, 64, 32)), BIG, H),
     (P.cooperative_tile_m, C90, replace(C90, tile=(64, 128, 64)), BIG, H),
     (P.tile_fits_problem, replace(C90, tile=(64, 128, 64)), replace(C90, tile=(256, 128, 64)), DECODE, H),
+    # decode: only cooperative stream-K may use a 128-row tile on 16 rows (it spreads K over the SMs)
+    (P.tile_fits_problem, replace(C90, tile_scheduler=TileScheduler.streamk), C90, DECODE, H),
     (P.fills_the_gpu, replace(C90, tile=(64, 64, 64)), replace(C90, tile=(256, 128, 64)), SMALL, H),
+    (P.fills_the_gpu, replace(C90, tile=(256, 128, 64), tile_scheduler=TileScheduler.streamk),
+     replace(C90, tile=(256, 128, 64)), SMALL, H),  # stream-K fills the SMs by splitting K
     (P.alignment_fits, replace(C90, alignment=(8, 8, 1), epilogue_schedule=EpilogueSchedule.nosmem),
      replace(C90, alignment=(8, 8, 1)), ODD_N, H),
     (P.alignment_fits, replace(C80, alignment=(8, 8, 1)), C80, ODD_N, H),
@@ -77,7 +81,8 @@ def test_funnel_report_adds_up_and_limits_distinct_cubins() -> None:
 
 def test_small_problems_get_small_tiles_and_unaligned_ones_no_tma() -> None:
     small = P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=8).kept
-    assert all(c.tile[0] <= 64 for c in small)
+    assert all(c.tile[0] <= 64 or c.tile_scheduler is TileScheduler.streamk for c in small)
+    assert any(c.tile_scheduler is TileScheduler.streamk or c.split_k > 1 for c in small)  # K split over the SMs
     odd = P.prune(full_space(ODD_N, "sm_90a"), ODD_N, H, limit=12).kept
     assert odd and all(c.epilogue_schedule is not EpilogueSchedule.tma for c in odd)
     assert all(c.alignment[2] == 1 for c in odd)

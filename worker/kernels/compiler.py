@@ -97,7 +97,7 @@ class Compiler:
 
     def options_for(self, cfg: KernelConfig, arch: str) -> list[str]:
         options = nvrtc.base_options(arch)
-        if self.use_pch and cfg.family is Family.sm80_tensorop:
+        if self.use_pch and cfg.is_2x:
             options += nvrtc.pch_options(self.cache.root / "pch" / arch)
         return options
 

@@ -18,6 +18,17 @@ from service.specs.gemm import DType, Layout
 class Family(StrEnum):
     sm80_tensorop = "sm80_tensorop"  # CUTLASS 2.x multistage mma.sync, runs on sm_80..sm_90
     sm90_tma = "sm90_tma"  # CUTLASS 3.x TMA + wgmma warp-specialized, sm_90a only
+    sm80_conv_fprop = "sm80_conv_fprop"  # CUTLASS 2.x implicit-GEMM Conv2d fprop, NHWC, sm_80..sm_90
+
+
+class ConvIterator(StrEnum):
+    """How the implicit-GEMM kernel walks the activation (CUTLASS IteratorAlgorithm)."""
+
+    none = "none"
+    analytic = "analytic"  # any channel count the alignment divides; recomputes offsets
+    optimized = "optimized"  # precomputed offsets: channels a multiple of the access width
+    fixed_channels = "fixed_channels"  # C equals the access width (small, padded stem convs)
+    few_channels = "few_channels"  # small C, a multiple of the access width
 
 
 class Schedule(StrEnum):
@@ -68,17 +79,20 @@ class KernelConfig:
     schedule: Schedule = Schedule.none
     epilogue_schedule: EpilogueSchedule = EpilogueSchedule.none
     tile_scheduler: TileScheduler = TileScheduler.none
+    # sm80_conv_fprop
+    conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
     raster: Raster = Raster.heuristic
     max_swizzle: int = 1
     split_k: int = 1
+    pad_c: int = 0  # conv: the client pads channels to a multiple of this (0: no padding)
 
-    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k")
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
-        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1)
+        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0)
 
     @property
     def variant_name(self) -> str:
@@ -90,6 +104,10 @@ class KernelConfig:
             warp = "x".join(map(str, self.warp))
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
+        if self.family is Family.sm80_conv_fprop:
+            warp = "x".join(map(str, self.warp))
+            return (f"conv2d_fprop_sm80_{d}_nhwc_{self.conv_iterator.value}_t{tile}_w{warp}_s{self.stages}_"
+                    f"z{self.swizzle}_{align}_{self.epilogue.value}")
         cl = "x".join(map(str, self.cluster))
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
                 f"{self.tile_scheduler.value}_{align}_{self.epilogue.value}")
@@ -101,11 +119,18 @@ class KernelConfig:
             suffix += f"_r{self.raster.value[-1]}{self.max_swizzle}"
         if self.split_k != 1:
             suffix += f"_k{self.split_k}"
+        if self.pad_c:
+            suffix += f"_padc{self.pad_c}"
         return self.variant_name + suffix
 
     @property
+    def is_2x(self) -> bool:
+        """CUTLASS 2.x mma.sync kernels (GEMM or conv): warp tiles, stages and swizzle compiled in."""
+        return self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop)
+
+    @property
     def threads(self) -> int:
-        if self.family is Family.sm80_tensorop:
+        if self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop):
             wm, wn, wk = self.warp
             return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)
         consumers = 2 if self.schedule in (Schedule.cooperative, Schedule.pingpong) else 1
@@ -124,7 +149,7 @@ class KernelConfig:
         conv: dict[str, Any] = {}
         enums = {"family": Family, "dtype": DType, "layout_a": Layout, "layout_b": Layout, "epilogue": Epilogue,
                  "schedule": Schedule, "epilogue_schedule": EpilogueSchedule, "tile_scheduler": TileScheduler,
-                 "raster": Raster}
+                 "raster": Raster, "conv_iterator": ConvIterator}
         for key, value in data.items():
             if key in enums:
                 conv[key] = enums[key](value)

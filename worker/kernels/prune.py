@@ -35,7 +35,7 @@ def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None
     """The pipeline must fit the per-block shared memory (228 KB sm_90, 164 KB sm_80)."""
     tm, tn, tk = cfg.tile
     per_stage = (tm + tn) * tk * ELEMENT_BYTES
-    if cfg.family is Family.sm80_tensorop:
+    if cfg.is_2x:
         need = cfg.stages * per_stage
     else:
         need = (cfg.stages or 2) * per_stage + _sm90_epilogue_smem(cfg) + 512
@@ -45,7 +45,7 @@ def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None
 def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """fp32 accumulators per thread must leave room in 255 registers (about 128 at most)."""
     tm, tn, _ = cfg.tile
-    if cfg.family is Family.sm80_tensorop:
+    if cfg.is_2x:
         per_thread = cfg.warp[0] * cfg.warp[1] // 32
     elif cfg.schedule is Schedule.cooperative:
         per_thread = tm * tn // 256  # two consumer warpgroups share the tile
@@ -56,7 +56,7 @@ def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
 
 def warps_per_block(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """BOLT: 4 or 8 warps per threadblock (fewer starve the tensor cores, more thrash registers)."""
-    if cfg.family is not Family.sm80_tensorop:
+    if not cfg.is_2x:
         return None
     warps = cfg.threads // 32
     return None if warps in (4, 8) else f"{warps} warps"
@@ -64,7 +64,7 @@ def warps_per_block(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | No
 
 def large_warp_tiles(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """BOLT: prefer large warp tiles for their compute/memory ratio (at least 64x32)."""
-    if cfg.family is not Family.sm80_tensorop:
+    if not cfg.is_2x:
         return None
     wm, wn, _ = cfg.warp
     return None if wm * wn >= 64 * 32 else f"warp tile {wm}x{wn} too small"
@@ -78,9 +78,15 @@ def cooperative_tile_m(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str |
 
 
 def tile_fits_problem(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """A tile much larger than the problem only computes padding."""
+    """A tile much larger than the problem only computes padding.
+
+    The one exception is the cooperative schedule's 128-row minimum: with stream-K it is the only
+    sm90 kernel that can spread a skinny (decode) GEMM's K loop over every SM, and a memory-bound
+    problem pays little for the idle rows.
+    """
     tm, tn, tk = cfg.tile
-    cap_m = max(64, 1 << math.ceil(math.log2(p.m)))
+    floor_m = 128 if cfg.schedule is Schedule.cooperative and cfg.tile_scheduler is TileScheduler.streamk else 64
+    cap_m = max(floor_m, 1 << math.ceil(math.log2(p.m)))
     cap_n = max(64, 1 << math.ceil(math.log2(p.n)))
     if tm > cap_m or tn > cap_n:
         return f"tile {tm}x{tn} larger than the problem"
@@ -90,10 +96,15 @@ def tile_fits_problem(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | 
 
 
 def fills_the_gpu(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """BOLT: small problems get smaller threadblocks so the grid covers the SMs (waves, tail)."""
-    tiles = _tiles(cfg, p) * cfg.split_k
-    smaller_possible = cfg.tile[0] > 64 or cfg.tile[1] > 64
-    if tiles < hw.sm_count // 2 and smaller_possible and cfg.split_k == 1:
+    """BOLT: small problems get smaller threadblocks so the grid covers the SMs (waves, tail).
+
+    Split-K and stream-K configs are exempt: they fill the SMs by dividing K instead.
+    """
+    if cfg.split_k > 1 or cfg.tile_scheduler is TileScheduler.streamk:
+        return None
+    tiles = _tiles(cfg, p)
+    smaller_possible = cfg.tile[0] > 64 or cfg.tile[1] > 32
+    if tiles < hw.sm_count // 2 and smaller_possible:
         return f"{tiles} tiles for {hw.sm_count} SMs"
     return None
 
@@ -108,7 +119,7 @@ def alignment_fits(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | Non
             return "TMA loads need 16-byte aligned rows of A and B (pad to a multiple of 8)"
         if cfg.epilogue_schedule is EpilogueSchedule.tma and cfg.alignment[2] < 8:
             return "TMA epilogue needs 16-byte aligned rows of D"
-    if cfg.family is Family.sm80_tensorop and (cfg.alignment[0] < 2 or cfg.alignment[1] < 2):
+    if cfg.is_2x and (cfg.alignment[0] < 2 or cfg.alignment[1] < 2):
         return "2.x tensor-op kernels need at least 32-bit loads"
     return None
 
@@ -159,7 +170,7 @@ def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | Non
 def epilogue_supported(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """One source operand in 2.x and no-smem epilogues: a bias and a residual together need EVT."""
     parts = cfg.epilogue.parts
-    one_source = cfg.family is Family.sm80_tensorop or cfg.epilogue_schedule is EpilogueSchedule.nosmem
+    one_source = cfg.is_2x or cfg.epilogue_schedule is EpilogueSchedule.nosmem
     if parts.bias and parts.residual and one_source:
         return "bias + residual needs the TMA (EVT) epilogue"
     return None
@@ -174,7 +185,7 @@ def family_for_arch(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | No
 
 def sm80_stages_for_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """More pipeline stages than K iterations only cost shared memory (and occupancy)."""
-    if cfg.family is not Family.sm80_tensorop:
+    if not cfg.is_2x:
         return None
     iters = math.ceil(p.k / cfg.split_k / cfg.tile[2])
     return None if cfg.stages <= max(3, iters) else f"{cfg.stages} stages for {iters} K iterations"
@@ -182,7 +193,7 @@ def sm80_stages_for_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | 
 
 def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """2.x threadblock swizzle is compiled in: keep the one that suits the grid's width (L2 reuse)."""
-    if cfg.family is not Family.sm80_tensorop:
+    if not cfg.is_2x:
         return None
     tiles_n = math.ceil(p.n / cfg.tile[1])
     want = 1 if tiles_n < 4 else 4 if tiles_n < 16 else 8
@@ -196,21 +207,44 @@ RULES: list[Rule] = [
 ]
 
 
+# What the ranking model assumes of an H200-class part (measured: 790 TFLOP/s fp16 dense through
+# cuBLAS, 4.3 TB/s device copies). Only ratios between candidates matter for ranking.
+PEAK_FLOPS_PER_SM = 790e12 / 132
+DRAM_BYTES_PER_S = 4.3e12
+
+
 def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
-    """A first-order model for ranking only: waves of tiles × per-tile time, where bigger tiles
-    reuse operands better (BOLT's compute/memory ratio) and sm90 kernels issue wgmma."""
+    """A first-order roofline model, for ranking only (seconds, roughly).
+
+    Compute: waves of work units × each unit's MMA time, where a tile's operand reuse
+    (BOLT's compute/memory ratio, tm·tn/(tm+tn)) sets how close it runs to peak. Stream-K spreads
+    the K iterations evenly over the SMs, so it pays for fractional waves, not whole ones.
+    Memory: compulsory DRAM traffic at a bandwidth that scales with how many SMs have a block
+    streaming (decode shapes are memory-bound, and 64 blocks on 132 SMs only pull half of it).
+    """
     tm, tn, _ = cfg.tile
-    tiles = _tiles(cfg, p) * cfg.split_k
-    waves = math.ceil(tiles / hw.sm_count)
+    tiles = _tiles(cfg, p)
+    units = tiles * cfg.split_k
     intensity = (tm * tn) / (tm + tn)
-    # Measured first look on the H200: 2.x mma.sync kernels reach ~55% of the wgmma ones on big tiles.
+    # First look on the H200: 2.x mma.sync kernels reach ~55% of the wgmma ones on big tiles.
     speed = (1.0 if cfg.family is Family.sm90_tma else 0.55) * min(intensity, 64) / 64
-    k_work = p.k / cfg.split_k
-    cost = waves * tm * tn * k_work / speed
+    unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
+    if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
+        waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
+        busy = hw.sm_count if tiles < hw.sm_count else min(tiles, hw.sm_count)
+    else:
+        waves = math.ceil(units / hw.sm_count)
+        busy = min(units, hw.sm_count)
+    compute = waves * unit_seconds
+    traffic = ELEMENT_BYTES * (p.m * p.k + p.n * p.k + p.m * p.n) * p.batch
     if cfg.split_k > 1:
-        cost *= 1.1  # the reduction
+        traffic += 4 * p.m * p.n * cfg.split_k * 2  # fp32 partials written and read back
+    memory = traffic / (DRAM_BYTES_PER_S * min(1.0, busy / (0.8 * hw.sm_count)))
+    cost = max(compute, memory) + 0.1 * min(compute, memory)
+    if cfg.split_k > 1:
+        cost *= 1.05  # the reduction's extra launch or semaphore wait
     if cfg.family is Family.sm90_tma:
-        full = tiles >= 2 * hw.sm_count
+        full = tiles >= 1.5 * hw.sm_count
         # Probe on the H200: TMA epilogues and 2-CTA multicast win on large grids, the no-smem
         # epilogue on small ones (1024x777x512 at 2.3x cuBLAS).
         if cfg.epilogue_schedule is EpilogueSchedule.tma:
@@ -252,21 +286,21 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
             survivors.append(cfg)
     report.survivors = len(survivors)
     survivors.sort(key=lambda c: (estimated_cost(c, p, hw), c.name))
-    report.kept = survivors if limit is None else _diverse_top(survivors, limit)
+    report.kept = survivors if limit is None else diverse_top(survivors, limit)
     return report
 
 
-def _diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
+def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """The best `limit` distinct cubins, spread across tile shapes first.
 
-    Survivors are grouped by (family, tile, warp/cluster, schedule); groups are visited in order
+    Survivors are grouped by (family, tile M×N, schedule, tile scheduler); groups are visited in order
     of their best estimated cost, taking one member per group per round. The cost model is too
     coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
     Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
     """
     groups: dict[tuple, list[KernelConfig]] = {}
     for cfg in ranked:
-        key = (cfg.family, cfg.tile, cfg.schedule)
+        key = (cfg.family, cfg.tile[:2], cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.pad_c)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []
@@ -274,8 +308,14 @@ def _diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     depth = 0
     while len(picked) < limit and any(depth < len(g) for g in order):
         for group in order:
-            if depth < len(group) and len(picked) < limit and group[depth].compiled not in seen:
-                seen.add(group[depth].compiled)
+            if depth < len(group) and len(picked) < limit and _identity(group[depth]) not in seen:
+                seen.add(_identity(group[depth]))
                 picked.append(group[depth])
         depth += 1
     return picked
+
+
+def _identity(cfg: KernelConfig) -> tuple[KernelConfig, int]:
+    """What makes two picks different: the cubin, and for convs also the channel padding (the same
+    cubin with padded and unpadded inputs are two candidates worth timing)."""
+    return cfg.compiled, cfg.pad_c

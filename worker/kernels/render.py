@@ -17,7 +17,14 @@ import templates as templates_pkg
 from service.specs.epilogues import Activation, Epilogue
 from service.specs.gemm import DType, Layout
 from service.versions import KERNEL_GENERATOR_VERSION
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    ConvIterator,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 
 
 def _templates_dir() -> Path:
@@ -53,7 +60,14 @@ TILE_SCHEDULER = {
     TileScheduler.persistent: "cutlass::gemm::PersistentScheduler",
     TileScheduler.streamk: "cutlass::gemm::StreamKScheduler",
 }
-TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2"}
+CONV_ITERATOR = {
+    ConvIterator.analytic: "kAnalytic",
+    ConvIterator.optimized: "kOptimized",
+    ConvIterator.fixed_channels: "kFixedChannels",
+    ConvIterator.few_channels: "kFewChannels",
+}
+TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2",
+                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2"}
 
 
 class UnsupportedConfig(ValueError):
@@ -91,11 +105,15 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "align_c": int(cfg.alignment[2]),
         "stages": int(cfg.stages),
     }
-    if cfg.family is Family.sm80_tensorop:
+    if cfg.is_2x:
         if parts.bias and parts.residual:
-            raise UnsupportedConfig("sm80_tensorop cannot fuse a bias and a residual (one source operand)")
+            raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
         tokens.update(warp=[int(v) for v in cfg.warp], instruction=[int(v) for v in cfg.instruction],
                       swizzle=int(cfg.swizzle), bias_as_source=parts.bias)
+        if cfg.family is Family.sm80_conv_fprop:
+            if cfg.conv_iterator not in CONV_ITERATOR:
+                raise UnsupportedConfig("a conv kernel needs an iterator algorithm")
+            tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
             raise UnsupportedConfig("the no-smem epilogue cannot fuse a bias and a residual")

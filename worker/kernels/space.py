@@ -8,7 +8,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from service.specs.gemm import Layout
+from worker.kernels.config import (
+    ConvIterator,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
+from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.problem import GemmProblem
 
 
@@ -33,7 +42,9 @@ def sm80_space(p: GemmProblem) -> Iterator[KernelConfig]:
 def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """CUTLASS 3.x TMA + wgmma kernels: tiles, clusters, schedules, epilogues, tile schedulers, split-K."""
     align = p.max_alignment()
-    for tm, tn in itertools.product((64, 128, 256), (64, 128, 192, 256)):
+    for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128)):
+        if tk == 128 and tm * tn > 128 * 128:
+            continue  # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages
         for cluster in ((1, 1), (2, 1), (1, 2)):
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
@@ -41,7 +52,7 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
                         for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
                             yield KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                                epilogue=p.epilogue, tile=(tm, tn, 64), alignment=align, cluster=cluster,
+                                epilogue=p.epilogue, tile=(tm, tn, tk), alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
                             )
 
@@ -55,3 +66,39 @@ SPACES = {
 
 def full_space(p: GemmProblem, arch: str) -> list[KernelConfig]:
     return [cfg for space in SPACES[arch] for cfg in space(p)]
+
+
+def conv_sm80_space(cp: ConvProblem) -> Iterator[KernelConfig]:
+    """CUTLASS 2.x implicit-GEMM fprop kernels, for the channels as given and padded to 4 and 8.
+
+    Padding is a launch contract (the client zero-pads C), not a compiled-in choice: the same
+    cubin serves any C that is a multiple of its alignment. Small-C variants use the fixed- and
+    few-channel iterators; the rest the optimized and analytic ones.
+    """
+    problems = [cp] + [cp.padded(m) for m in (4, 8) if cp.c % m]
+    for prob in problems:
+        align_ab, _, align_c = prob.max_alignment()
+        for it in ConvIterator:
+            if it is ConvIterator.none:
+                continue
+            for tm, tn, tk in itertools.product((64, 128, 256), (64, 128, 256), (32, 64)):
+                for wm, wn in itertools.product((32, 64), (32, 64)):
+                    if tm % wm or tn % wn:
+                        continue
+                    for stages in (3, 4, 5):
+                        for split_k in (1, 2, 4):
+                            yield KernelConfig(
+                                family=Family.sm80_conv_fprop, dtype=prob.dtype, layout_a=Layout.row,
+                                layout_b=Layout.col, epilogue=prob.epilogue, tile=(tm, tn, tk), warp=(wm, wn, tk),
+                                instruction=(16, 8, 16), stages=stages, swizzle=4 if tm * tn >= 128 * 128 else 1,
+                                alignment=(align_ab, align_ab, align_c), conv_iterator=it,
+                                split_k_mode="serial" if split_k > 1 else "none", split_k=split_k, pad_c=prob.pad_c,
+                            )
+
+
+CONV_SPACES = {"sm_80": [conv_sm80_space], "sm_86": [conv_sm80_space], "sm_89": [conv_sm80_space],
+               "sm_90": [conv_sm80_space], "sm_90a": [conv_sm80_space]}
+
+
+def full_conv_space(cp: ConvProblem, arch: str) -> list[KernelConfig]:
+    return [cfg for space in CONV_SPACES[arch] for cfg in space(cp)]

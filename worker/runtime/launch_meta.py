@@ -21,7 +21,12 @@ BUILDER_ARGS = {
     Family.sm90_tma: ["M:i32", "N:i32", "K:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32",
                       "beta:f32", "sm_count:i32", "raster:i32", "max_swizzle:i32", "splits:i32", "workspace:ptr",
                       "params_out:ptr", "meta_out:ptr"],
+    Family.sm80_conv_fprop: ["n:i32", "h:i32", "w:i32", "c:i32", "k:i32", "r:i32", "s:i32", "p:i32", "q:i32",
+                             "pad_h:i32", "pad_w:i32", "stride_h:i32", "stride_w:i32", "dilation_h:i32",
+                             "dilation_w:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32", "beta:f32",
+                             "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
 }
+ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop"}
 RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
 
 
@@ -29,7 +34,7 @@ def launch_meta(cfg: KernelConfig) -> dict[str, Any]:
     parts = cfg.epilogue.parts
     return {
         "abi": 1,
-        "entry": "kiln_gemm",
+        "entry": ENTRY[cfg.family],
         "builder": "kiln_build_params",
         "builder_args": BUILDER_ARGS[cfg.family],
         "meta_len": META_LEN,
@@ -49,4 +54,18 @@ def launch_meta(cfg: KernelConfig) -> dict[str, Any]:
                      "activation": activation_of(cfg.epilogue).value,
                      "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
         "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
+        **(_conv_contract(cfg) if cfg.family is Family.sm80_conv_fprop else {}),
     }
+
+
+def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:
+    """What a conv client must do to its tensors before launching (BOLT: layout and padding are
+    transformed at the boundaries, once, not per kernel)."""
+    return {"conv": {
+        "activation_layout": "NHWC", "filter_layout": "KRSC", "output_layout": "NHWC",
+        "pad_channels_to": cfg.pad_c or 1,
+        "padding_rule": "zero-pad C of activations and filters up to a multiple of pad_channels_to; "
+                        "pass the padded C to the builder",
+        "builder_dims": "n h w c k r s p q pad_h pad_w stride_h stride_w dilation_h dilation_w (c = padded C)",
+        "iterator": cfg.conv_iterator.value,
+    }}

@@ -99,11 +99,12 @@ class LoadedKernel:
     def unload(self) -> None:
         cu.cuModuleUnload(self.module)
 
-    def prepare(self, *, m: int, n: int, k: int, alpha: float, beta: float, sm_count: int, stream: int,
-                scratch: int, runtime: dict[str, Any] | None = None) -> PreparedLaunch:
-        """Run the builder once for this shape. `scratch`: a device buffer of ≥ 64 KiB."""
+    def prepare(self, *, m: int = 0, n: int = 0, k: int = 0, alpha: float, beta: float, sm_count: int, stream: int,
+                scratch: int, runtime: dict[str, Any] | None = None, dims: dict[str, int] | None = None) -> PreparedLaunch:
+        """Run the builder once for this shape. `scratch`: a device buffer of ≥ 64 KiB.
+        GEMMs give m, n, k; convolutions give `dims` (ConvProblem.builder_dims)."""
         rt = {**self.launch["runtime"], **(runtime or {})}
-        values = {"M": m, "N": n, "K": k, "alpha": alpha, "beta": beta, "sm_count": sm_count,
+        values = {"M": m, "N": n, "K": k, **(dims or {}), "alpha": alpha, "beta": beta, "sm_count": sm_count,
                   "split_k": rt.get("split_k", 1), "splits": rt.get("split_k", 1),
                   "raster": {"heuristic": 0, "along_m": 1, "along_n": 2}[rt.get("raster", "heuristic")],
                   "max_swizzle": rt.get("max_swizzle", 1), "params_out": scratch, "meta_out": scratch + 32768,

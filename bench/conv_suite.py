@@ -1,0 +1,108 @@
+"""`kiln bench conv2d`: tune every Conv2d of the suite through the worker's own tuning step.
+
+    python -m bench.conv_suite --suite ../shared/bench/suite.json [--only NAME ...] [--limit 8]
+
+Per layer: the winner (iterator, tile, channel padding), TFLOP/s, and in the same process cuDNN
+(torch, channels_last, cudnn.benchmark=True) for the conv alone, conv + the epilogue as torch ops
+(what eager users run) and cuDNN's own fused conv+bias+ReLU where torch exposes it; the ratios,
+the candidate funnel and the tuning time. Writes bench/results/conv2d_<gpu>_<date>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import provenance, write_result
+from service.specs.conv2d import Conv2dSpec
+from worker.gpu_step import GpuTuningStep
+
+
+def geomean(values: list[float]) -> float | None:
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
+    spec = Conv2dSpec.model_validate({k: v for k, v in entry.items() if k != "name"})
+    counters: dict[str, Any] = {}
+    t0 = time.monotonic()
+    out = step.tune_conv(spec, "sm_90a", lambda **kw: counters.update(kw))
+    seconds = time.monotonic() - t0
+    lib = out.library_times_us
+    kiln = out.kernel_time_us
+    fused = {k: v for k, v in lib.items() if k.startswith("cudnn_fused")}
+
+    def ratio(t: float | None) -> float | None:
+        return t / kiln if t and kiln else None
+
+    statuses: dict[str, int] = {}
+    for c in out.candidates:
+        statuses[c["status"]] = statuses.get(c["status"], 0) + 1
+    return {
+        "name": entry["name"], "spec": spec.model_dump(mode="json"), "implicit_gemm_mnk": spec.implicit_gemm_mnk,
+        "winner": out.config, "kiln_us": kiln, "kiln_spread_us": out.kernel_spread_us, "kiln_tflops": out.tflops,
+        "cudnn_conv_only_us": lib.get("cudnn_conv_only"), "cudnn_plus_torch_us": lib.get("cudnn+torch"),
+        "cudnn_fused_us": min(fused.values()) if fused else None, "cudnn_fused_path": min(fused, key=fused.get) if fused else None,
+        "ratio_conv_only_over_kiln": ratio(lib.get("cudnn_conv_only")),
+        "ratio_unfused_over_kiln": ratio(lib.get("cudnn+torch")),
+        "ratio_fused_over_kiln": ratio(min(fused.values()) if fused else None),
+        "baseline": out.baseline_library, "baseline_us": out.baseline_time_us,
+        "candidate_status": statuses, "enumerated": counters.get("generated"), "compiled": counters.get("compiled"),
+        "verified": counters.get("verified"), "timed": counters.get("timed"), "tuning_seconds": round(seconds, 1),
+        "candidates": out.candidates,
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
+    p.add_argument("--only", nargs="*", default=None)
+    p.add_argument("--limit", type=int, default=8, help="compiled variants per layer")
+    p.add_argument("--gpu", type=int, default=0)
+    p.add_argument("--out", type=Path, default=None, help="write the JSON here instead of bench/results/")
+    args = p.parse_args()
+    suite = json.loads(args.suite.read_text())["conv2d"]
+    if args.only:
+        suite = [c for c in suite if c["name"] in args.only]
+    step = GpuTuningStep(args.gpu, limit=args.limit, jobs=os.cpu_count())
+    rows = []
+    for entry in suite:
+        rows.append(tune_one(step, entry))
+        r = rows[-1]
+        print(json.dumps({k: r[k] for k in ("name", "kiln_tflops", "ratio_conv_only_over_kiln", "ratio_unfused_over_kiln",
+                                            "ratio_fused_over_kiln", "tuning_seconds")}), flush=True)
+    dev = step.device()
+    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count}),
+               "benchmark": "conv2d_suite", "limit": args.limit,
+               "geomean_conv_only_over_kiln": geomean([r["ratio_conv_only_over_kiln"] for r in rows]),
+               "geomean_unfused_over_kiln": geomean([r["ratio_unfused_over_kiln"] for r in rows]),
+               "geomean_fused_over_kiln": geomean([r["ratio_fused_over_kiln"] for r in rows]),
+               "layers": rows}
+    name = f"conv2d_{dev.gpu_name.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
+    if args.out:
+        args.out.write_text(json.dumps(payload, indent=1, default=str))
+    else:
+        write_result(name, payload)
+    print(f"\n{'layer':<26}{'GEMM M×N×K':>22}{'Kiln TF/s':>10}{'conv':>7}{'+ops':>7}{'fused':>7}{'tune s':>8}")
+    for r in rows:
+        m, n, k = r["implicit_gemm_mnk"]
+
+        def f(x: float | None) -> str:
+            return f"{x:.2f}" if x else "-"
+        kt = f"{r['kiln_tflops']:.0f}" if r["kiln_tflops"] else "-"
+        print(f"{r['name']:<26}{m:>10}×{n}×{k:<6}{kt:>10}{f(r['ratio_conv_only_over_kiln']):>7}"
+              f"{f(r['ratio_unfused_over_kiln']):>7}{f(r['ratio_fused_over_kiln']):>7}{r['tuning_seconds']:>8}")
+    for key in ("conv_only", "unfused", "fused"):
+        g = payload[f"geomean_{key}_over_kiln"]
+        print(f"geometric mean cuDNN {key} / Kiln: {g:.3f}" if g else f"no {key} ratios")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""On a GPU: Conv2d kernels are verified across strides, padding, odd channel counts and fused
+epilogues; the padded stem conv runs through the client helper; the tuning step finds a winner.
+
+Run on the H200 with `python -m pytest tests/gpu -m gpu`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from service.specs.conv2d import Conv2dSpec
+from worker.kernels.compiler import Compiler
+from worker.kernels.conv_problem import ConvProblem
+from worker.kernels.hardware import hardware_for
+from worker.kernels.prune_conv import prune_conv
+from worker.kernels.space import full_conv_space
+from worker.runtime.launch_meta import launch_meta
+
+pytestmark = pytest.mark.gpu
+
+CASES = [  # (spec, why)
+    dict(n=2, h=17, w=19, c=3, k=64, r=7, s=7, stride=2, padding=3, epilogue="bias_relu"),  # stem: C padded
+    dict(n=3, h=14, w=14, c=64, k=72, r=3, s=3, stride=1, padding=1, epilogue="bias_hardswish"),  # K not a tile multiple
+    dict(n=2, h=15, w=15, c=40, k=64, r=1, s=1, stride=2, padding=0, epilogue="bias"),  # strided 1x1
+    dict(n=2, h=9, w=9, c=24, k=32, r=3, s=3, stride=1, padding=2, dilation=2, epilogue="silu"),  # dilated: analytic
+    dict(n=2, h=8, w=8, c=64, k=64, r=3, s=3, stride=1, padding=1, epilogue="residual_add_relu"),
+]
+
+
+def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
+    cp = ConvProblem.from_spec(spec)
+    kept = prune_conv(full_conv_space(cp, "sm_90a"), cp, hardware_for("sm_90a"), limit=limit).kept
+    assert kept, "no conv config survived pruning"
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp)) / "compile-cache"
+    outs = {o.config.compiled: o for o in Compiler(cache, jobs=os.cpu_count()).compile_all(kept, target_arch="sm_90a")}
+    entries = []
+    for cfg in kept:
+        o = outs[cfg.compiled]
+        assert o.ok, o.error + o.log[-2000:]
+        path = tmp / f"{cfg.name}.cubin"
+        path.write_bytes(o.cubin or b"")
+        meta = launch_meta(cfg)
+        entries.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta,
+                        "runtime": meta["runtime"]})
+    return entries
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['c']}c_{c['r']}x{c['s']}_s{c['stride']}_{c['epilogue']}" for c in CASES])
+def test_conv_kernels_verify_against_fp32_reference(case: dict, tmp_path: Path) -> None:
+    import torch
+
+    from worker import gpu_bench
+    from worker.gpu_bench_conv import ConvBench
+
+    spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
+    parts = spec.epilogue.parts
+    act = parts.post_activation if parts.residual else parts.activation
+    prob = ConvBench(spec.model_dump(mode="json"), {"bias": parts.bias, "residual": parts.residual, "activation": act.value})
+    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    for entry in _compiled(spec, tmp_path):
+        c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
+                                torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+        ok, reason, err = gpu_bench.verify(c, prob)
+        assert ok, f"{entry['name']}: {reason}"
+        assert err < 2e-3
+
+
+def test_padded_stem_conv_through_the_client_helper(tmp_path: Path) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    from worker.runtime.torch_conv import KilnConv2d
+
+    spec = Conv2dSpec.model_validate({"op": "conv2d", **CASES[0]})
+    entry = _compiled(spec, tmp_path, limit=1)[0]
+    launch = entry["launch"]
+    assert launch["conv"]["pad_channels_to"] in (4, 8)
+    conv = KilnConv2d(Path(entry["cubin_path"]).read_bytes(), launch, spec.model_dump(mode="json"))
+    x = torch.randn(2, 3, 17, 19, device="cuda", dtype=torch.half)
+    w = torch.randn(64, 3, 7, 7, device="cuda", dtype=torch.half) * 0.1
+    b = torch.randn(64, device="cuda", dtype=torch.half)
+    y = conv(x, w, b)
+    ref = torch.relu(F.conv2d(x.float(), w.float(), b.float(), 2, 3))
+    assert y.shape == ref.shape
+    assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+    with pytest.raises(ValueError, match="tuned for"):
+        conv(torch.randn(2, 4, 17, 19, device="cuda", dtype=torch.half), torch.randn(64, 4, 7, 7, device="cuda",
+                                                                                     dtype=torch.half), b)
+
+
+def test_conv_tuning_step_finds_a_winner_and_states_cudnn() -> None:
+    from worker.gpu_step import GpuTuningStep
+
+    step = GpuTuningStep(0, limit=3, jobs=os.cpu_count())
+    spec = Conv2dSpec(n=8, h=28, w=28, c=64, k=128, r=3, s=3, padding=1, epilogue="bias_relu")
+    out = step.tune_conv(spec, "sm_90a", lambda **kw: None)
+    assert out.kernels and out.kernel_time_us and out.baseline_time_us
+    assert "cudnn_conv_only" in out.library_times_us and "cudnn+torch" in out.library_times_us
+    assert out.launch["conv"]["activation_layout"] == "NHWC"

@@ -1,0 +1,95 @@
+"""Conv2d on the CPU: the implicit-GEMM view, each conv pruning rule, the space, rendering, and a
+real NVRTC compile of a fused conv variant."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from service.specs.conv2d import Conv2dSpec
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels import prune_conv as PC
+from worker.kernels.compiler import Compiler
+from worker.kernels.config import ConvIterator, Family, KernelConfig
+from worker.kernels.conv_problem import ConvProblem
+from worker.kernels.hardware import hardware_for
+from worker.kernels.render import render, template_tokens
+from worker.kernels.space import full_conv_space
+
+H = hardware_for("sm_90a")
+STEM = ConvProblem.from_spec(Conv2dSpec(n=32, h=224, w=224, c=3, k=64, r=7, s=7, stride=2, padding=3, epilogue="bias_relu"))
+RES = ConvProblem.from_spec(Conv2dSpec(n=32, h=56, w=56, c=64, k=64, r=3, s=3, padding=1, epilogue="bias_hardswish"))
+DIL = ConvProblem.from_spec(Conv2dSpec(n=2, h=9, w=9, c=24, k=32, r=3, s=3, padding=2, dilation=2))
+CONV = KernelConfig(Family.sm80_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_hardswish, (128, 64, 32),
+                    warp=(64, 32, 32), stages=3, swizzle=1, conv_iterator=ConvIterator.optimized)
+
+
+def test_implicit_gemm_view_and_padding() -> None:
+    assert RES.gemm.m == 32 * 56 * 56 and RES.gemm.n == 64 and RES.gemm.k == 64 * 9
+    assert STEM.output_hw == (112, 112)
+    padded = STEM.padded(8)
+    assert padded.kernel_c == 8 and padded.gemm.k == 8 * 49 and padded.max_alignment() == (8, 8, 8)
+    assert STEM.max_alignment()[0] == 1  # C=3 allows only 2-byte loads
+    assert padded.flops == STEM.flops  # padding is not useful work
+    assert RES.padded(8) == RES  # already a multiple: nothing to pad
+
+
+CASES = [  # (rule, config it keeps, on problem, config it drops, on problem)
+    (PC.conv_alignment_fits, replace(CONV, alignment=(4, 4, 8), pad_c=4), STEM, CONV, STEM),  # C=3: no 8-wide loads
+    (PC.conv_alignment_fits, replace(CONV, alignment=(8, 8, 8), pad_c=8), STEM, replace(CONV, alignment=(1, 1, 8)), STEM),
+    (PC.conv_iterator_fits, replace(CONV, conv_iterator=ConvIterator.fixed_channels, alignment=(4, 4, 8), pad_c=4), STEM,
+     replace(CONV, conv_iterator=ConvIterator.fixed_channels, alignment=(4, 4, 8), pad_c=8), STEM),
+    (PC.conv_iterator_fits, replace(CONV, conv_iterator=ConvIterator.few_channels, alignment=(8, 8, 8), pad_c=8), STEM,
+     replace(CONV, conv_iterator=ConvIterator.few_channels), RES),
+    (PC.conv_small_channels, replace(CONV, conv_iterator=ConvIterator.few_channels, alignment=(4, 4, 8), pad_c=4), STEM,
+     replace(CONV, alignment=(4, 4, 8), pad_c=4), STEM),
+    (PC.conv_optimized_over_analytic, replace(CONV, conv_iterator=ConvIterator.analytic), DIL,
+     replace(CONV, conv_iterator=ConvIterator.analytic), RES),
+    (PC.conv_padding_worthwhile, replace(CONV, pad_c=8), STEM, replace(CONV, pad_c=8), RES),
+]
+
+
+@pytest.mark.parametrize("rule,keep,keep_on,drop,drop_on", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)])
+def test_conv_rule_keeps_and_drops(rule, keep, keep_on, drop, drop_on) -> None:  # type: ignore[no-untyped-def]
+    assert rule(keep, keep_on, H) is None
+    reason = rule(drop, drop_on, H)
+    assert isinstance(reason, str) and reason
+
+
+def test_every_conv_rule_is_covered_and_documented() -> None:
+    assert set(PC.CONV_RULES) <= {c[0] for c in CASES}
+    assert all(rule.__doc__ for rule in PC.CONV_RULES)
+
+
+def test_stem_conv_is_padded_and_uses_small_channel_iterators() -> None:
+    report = PC.prune_conv(full_conv_space(STEM, "sm_90a"), STEM, H, limit=8)
+    assert report.total == sum(report.removed.values()) + report.survivors
+    assert report.kept and all(c.pad_c in (4, 8) for c in report.kept)
+    assert all(c.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels) for c in report.kept)
+    assert {c.pad_c for c in report.kept} == {4, 8}  # both paddings timed: the faster one wins
+
+
+def test_dense_conv_keeps_optimized_kernels_with_8_wide_loads() -> None:
+    kept = PC.prune_conv(full_conv_space(RES, "sm_90a"), RES, H, limit=8).kept
+    assert kept and all(c.conv_iterator is ConvIterator.optimized and c.alignment == (8, 8, 8) for c in kept)
+
+
+def test_conv_render_uses_whitelisted_tokens_only() -> None:
+    tokens = template_tokens(CONV)
+    assert tokens["iterator_algorithm"] == "kOptimized" and tokens["activation_fn"] == "HardSwish"
+    src = render(CONV)
+    assert "DefaultConv2dFprop" in src and "kiln_conv2d_fprop" in src and "kiln_build_params" in src
+    with pytest.raises(ValueError):
+        template_tokens(replace(CONV, epilogue=Epilogue.bias_residual_add))
+
+
+@pytest.mark.slow
+def test_compile_a_fused_conv_variant_with_nvrtc(tmp_path: Path) -> None:
+    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([CONV], target_arch="sm_90a")[0]
+    assert out.ok, out.error + out.log[-2000:]
+    assert out.cubin[:4] == b"\x7fELF"
+    assert b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
+    assert 50_000 < len(out.cubin) < 5_000_000

@@ -1,0 +1,116 @@
+"""Pruning and ranking for Conv2d fprop: the GEMM rules on the implicit GEMM, plus conv rules.
+
+Each conv rule is a named, tested function of (config, conv problem, hardware) that returns None
+to keep a config or a short reason to drop it, exactly like worker/kernels/prune.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from worker.kernels import prune as gemm_rules
+from worker.kernels.config import ConvIterator, KernelConfig
+from worker.kernels.conv_problem import ConvProblem
+from worker.kernels.hardware import Hardware
+from worker.kernels.prune import PruneReport, diverse_top, estimated_cost
+
+ConvRule = Callable[[KernelConfig, ConvProblem, Hardware], str | None]
+SMALL_C = 16
+
+
+def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """Activation/filter loads are vectors along C, output stores along K: the width must divide
+    them, and the multistage mainloop's cp.async moves at least 4 bytes."""
+    prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
+    allowed = prob.max_alignment()
+    if any(a > b for a, b in zip(cfg.alignment, allowed, strict=True)):
+        return f"alignment {cfg.alignment} > {allowed} for C={prob.kernel_c}, K={cp.k}"
+    if cfg.alignment[0] < 2:
+        # cp.async copies 4, 8 or 16 bytes: odd channel counts must be padded (BOLT's padding)
+        return f"C={prob.kernel_c} allows only 2-byte loads; cp.async needs 4: pad the channels"
+    return None
+
+
+def conv_iterator_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """Fixed-channel iterators need C equal to the access width; few-channel ones a small C."""
+    c = (cp.padded(cfg.pad_c) if cfg.pad_c else cp).kernel_c
+    if cfg.conv_iterator is ConvIterator.fixed_channels and c != cfg.alignment[0]:
+        return f"fixed-channel iterator needs C == {cfg.alignment[0]} (C={c})"
+    if cfg.conv_iterator is ConvIterator.few_channels and c > SMALL_C:
+        return f"few-channel iterator is for C <= {SMALL_C} (C={c})"
+    return None
+
+
+def conv_small_channels(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """With fewer channels than the K tile, the optimized/analytic iterators load mostly padding:
+    small C goes to the fixed/few-channel iterators, which pack several filter taps per K tile."""
+    c = (cp.padded(cfg.pad_c) if cfg.pad_c else cp).kernel_c
+    packs_taps = cfg.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels)
+    if c < cfg.tile[2] and not packs_taps and c <= SMALL_C:
+        return f"C={c} below the K tile {cfg.tile[2]}: use a fixed/few-channel iterator"
+    return None
+
+
+def conv_optimized_over_analytic(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """The analytic iterator recomputes every offset; keep it only where the optimized one cannot go
+    (dilated filters) — it is the reference path, not a contender."""
+    if cfg.conv_iterator is ConvIterator.analytic and cp.dilation == (1, 1):
+        return "optimized iterator covers this problem"
+    return None
+
+
+def conv_padding_worthwhile(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """Pad C only when it buys a wider access than the channels allow as given."""
+    if not cfg.pad_c:
+        return None
+    if cp.c % cfg.pad_c == 0:
+        return f"C={cp.c} is already a multiple of {cfg.pad_c}"
+    return None
+
+
+CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_alignment_fits, conv_iterator_fits, conv_small_channels,
+                              conv_optimized_over_analytic]
+# GEMM rules that hold for the implicit GEMM (alignment and swizzle have conv-specific versions).
+GEMM_RULES_FOR_CONV = [gemm_rules.epilogue_supported, gemm_rules.smem_capacity, gemm_rules.accumulator_registers,
+                       gemm_rules.warps_per_block, gemm_rules.large_warp_tiles, gemm_rules.tile_fits_problem,
+                       gemm_rules.fills_the_gpu, gemm_rules.split_k_worthwhile, gemm_rules.sm80_stages_for_k]
+
+
+def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> float:
+    """The implicit GEMM's cost (padded K included), slowed by narrow loads: an 8-wide access moves
+    16 B per instruction, a 1-wide one 2 B."""
+    prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
+    cost = estimated_cost(cfg, prob.gemm, hw)
+    align = cfg.alignment[0]
+    if align < 8:
+        cost *= 1 + 0.15 * (8 // align - 1)
+    if cfg.conv_iterator is ConvIterator.analytic:
+        cost *= 1.3
+    return cost
+
+
+def prune_conv(configs: list[KernelConfig], cp: ConvProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
+    names = [r.__name__ for r in CONV_RULES] + [r.__name__ for r in GEMM_RULES_FOR_CONV]
+    report = PruneReport(total=len(configs), removed=dict.fromkeys(names, 0))
+    survivors = []
+    for cfg in configs:
+        prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
+        reason, rule_name = None, ""
+        for rule in CONV_RULES:
+            reason, rule_name = rule(cfg, cp, hw), rule.__name__
+            if reason:
+                break
+        if not reason:
+            for grule in GEMM_RULES_FOR_CONV:
+                reason, rule_name = grule(cfg, prob.gemm, hw), grule.__name__
+                if reason:
+                    break
+        if reason:
+            report.removed[rule_name] += 1
+            report.examples.setdefault(rule_name, f"{cfg.name}: {reason}")
+        else:
+            survivors.append(cfg)
+    report.survivors = len(survivors)
+    survivors.sort(key=lambda c: (estimated_conv_cost(c, cp, hw), c.name))
+    report.kept = survivors if limit is None else diverse_top(survivors, limit)
+    return report

@@ -1,0 +1,132 @@
+"""Launch Kiln Conv2d kernels on PyTorch tensors, as easily as calling F.conv2d.
+
+    conv = KilnConv2d.from_result(cubin, result, meta)
+    y = conv(x, weight, bias)          # x: NCHW (channels_last is free), weight: [K, C, R, S]
+
+The kernel computes on NHWC activations and KRSC filters whose channels are zero-padded to what
+its launch contract says (`launch["conv"]["pad_channels_to"]`). This helper does both at the
+boundary: a channels_last NCHW tensor *is* NHWC in memory, so only padding (stem convs with C=3)
+costs a copy; filters are converted once per weight version and cached. The output comes back
+as a channels_last NCHW view of the NHWC result, so chains of convs never transform in between.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from worker.runtime.launcher import LoadedKernel, PreparedLaunch
+from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError
+
+
+class KilnConv2d:
+    def __init__(self, cubin: bytes, launch: dict[str, Any], spec: dict[str, Any]) -> None:
+        if spec.get("op") != "conv2d":
+            raise ValueError("KilnConv2d runs Conv2d kernels")
+        self.spec = spec
+        self.launch = launch
+        self.kernel = LoadedKernel(cubin, launch)
+        self.dtype = TORCH_DTYPE[spec.get("dtype", "f16")]
+        self.epilogue = launch["epilogue"]
+        self.pad_to = int(launch.get("conv", {}).get("pad_channels_to", 1))
+        self.stride = _pair(spec.get("stride", 1))
+        self.padding = _pair(spec.get("padding", 0))
+        self.dilation = _pair(spec.get("dilation", 1))
+        self._prepared: dict[tuple[int, ...], PreparedLaunch] = {}
+        self._filters: dict[tuple[int, int], torch.Tensor] = {}
+        self._scratch: torch.Tensor | None = None
+        self._workspace: torch.Tensor | None = None
+
+    @classmethod
+    def from_result(cls, cubin: bytes, result: dict[str, Any], meta: dict[str, Any]) -> KilnConv2d:
+        launch = {**meta["launch"], **(result.get("launch") or {})}
+        return cls(cubin, launch, result["spec"])
+
+    def padded_channels(self, c: int) -> int:
+        return -(-c // self.pad_to) * self.pad_to
+
+    def to_nhwc(self, x: torch.Tensor) -> torch.Tensor:
+        """NCHW → NHWC with the contract's channel padding (free for channels_last inputs)."""
+        nhwc = x.permute(0, 2, 3, 1)
+        c = nhwc.shape[-1]
+        if self.padded_channels(c) != c:
+            return F.pad(nhwc, (0, self.padded_channels(c) - c)).contiguous()
+        return nhwc.contiguous()
+
+    def filters(self, weight: torch.Tensor) -> torch.Tensor:
+        """KCRS → KRSC, padded; cached per weight tensor version (weights rarely change)."""
+        key = (weight.data_ptr(), weight._version)
+        if key not in self._filters:
+            self._filters.clear()
+            self._filters[key] = self.to_nhwc(weight)
+        return self._filters[key]
+
+    def _check(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+               residual: torch.Tensor | None) -> None:
+        for name, t in (("x", x), ("weight", weight), ("bias", bias), ("residual", residual)):
+            if t is None:
+                continue
+            if not t.is_cuda:
+                raise KernelInputError(f"{name} must be a CUDA tensor")
+            if t.dtype != self.dtype:
+                raise KernelInputError(f"{name} is {t.dtype}, the kernel takes {self.dtype}")
+        if x.dim() != 4 or weight.dim() != 4 or x.shape[1] != weight.shape[1]:
+            raise KernelInputError(f"x{tuple(x.shape)} (NCHW) and weight{tuple(weight.shape)} (KCRS) do not match")
+        want = {"c": self.spec["c"], "k": self.spec["k"], "r": self.spec["r"], "s": self.spec["s"]}
+        got = {"c": x.shape[1], "k": weight.shape[0], "r": weight.shape[2], "s": weight.shape[3]}
+        if got != want:
+            raise KernelInputError(f"the kernel was tuned for {want}, got {got}")
+        k = weight.shape[0]
+        if self.epilogue["bias"] and (bias is None or bias.shape != (k,)):
+            raise KernelInputError(f"this kernel fuses a bias: pass bias of shape ({k},)")
+        if self.epilogue["residual"] and residual is None:
+            raise KernelInputError("this kernel adds a residual: pass residual (N, K, P, Q)")
+
+    def dims(self, x: torch.Tensor, weight: torch.Tensor) -> dict[str, int]:
+        n, c, h, w = x.shape
+        k, _, r, s = weight.shape
+        (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
+        p = (h + 2 * ph - dh * (r - 1) - 1) // sh + 1
+        q = (w + 2 * pw - dw * (s - 1) - 1) // sw + 1
+        return {"n": n, "h": h, "w": w, "c": self.padded_channels(c), "k": k, "r": r, "s": s, "p": p, "q": q,
+                "pad_h": ph, "pad_w": pw, "stride_h": sh, "stride_w": sw, "dilation_h": dh, "dilation_w": dw}
+
+    def prepare(self, dims: dict[str, int], device: torch.device) -> PreparedLaunch:
+        key = (*dims.values(), device.index or 0)
+        if key not in self._prepared:
+            if torch.cuda.is_current_stream_capturing():
+                raise RuntimeError("this conv shape was not prepared before CUDA graph capture: run it once first")
+            if self._scratch is None:
+                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
+            p = self.kernel.prepare(dims=dims, alpha=1.0, beta=1.0,
+                                    sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
+                                    stream=torch.cuda.current_stream(device).cuda_stream,
+                                    scratch=self._scratch.data_ptr(), runtime=self.launch.get("runtime"))
+            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
+                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
+            self._prepared[key] = p
+        return self._prepared[key]
+
+    def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
+                 residual: torch.Tensor | None = None) -> torch.Tensor:
+        """y = epilogue(conv2d(x, weight) + bias [+ residual]), returned as channels_last NCHW."""
+        self._check(x, weight, bias, residual)
+        dims = self.dims(x, weight)
+        xs, ws = self.to_nhwc(x), self.filters(weight)
+        out = torch.empty((dims["n"], dims["p"], dims["q"], dims["k"]), dtype=self.dtype, device=x.device)
+        res = residual.permute(0, 2, 3, 1).contiguous() if residual is not None else None
+        if res is not None and res.shape != out.shape:
+            raise KernelInputError(f"residual must be (N, K, P, Q) = {(dims['n'], dims['k'], dims['p'], dims['q'])}")
+        p = self.prepare(dims, x.device)
+        ws_ptr = self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+        packed = p.pack({"A": xs.data_ptr(), "B": ws.data_ptr(), "C": res.data_ptr() if res is not None else 0,
+                         "D": out.data_ptr(), "bias": bias.data_ptr() if bias is not None else 0,
+                         "workspace": ws_ptr})
+        self.kernel.launch_packed(p, packed, torch.cuda.current_stream(x.device).cuda_stream, ws_ptr)
+        return out.permute(0, 3, 1, 2)
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    return (int(v), int(v)) if isinstance(v, int) else (int(v[0]), int(v[1]))
