@@ -186,7 +186,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
     p.add_argument("--db", required=True, help="PostgreSQL URL with rights to create databases")
-    p.add_argument("--gpus", action="append", required=True, help="repeat: one run per GPU set, in order")
+    p.add_argument("--gpus", action="append", default=[], help="repeat: one run per GPU set, in order (none: --prefill only)")
     p.add_argument("--compile-cache", type=Path, default=Path("/tmp/kiln-fleet-cc/compile-cache"))
     p.add_argument("--limit", type=int, default=16, help="compiled variants per shape")
     p.add_argument("--only", nargs="*", default=None)
@@ -202,6 +202,8 @@ def main() -> None:
     filled = prefill(suite, args.compile_cache, args.limit) if args.prefill else None
     if filled:
         print(json.dumps({"prefill": filled}), flush=True)
+        if not args.gpus:
+            args.out.write_text(json.dumps({**provenance(None), "prefill": filled}, indent=1))
     for gpus in args.gpus:
         runs.append(run_fleet(suite, args.db, gpus, args.compile_cache, args.limit, args.out.parent))
         payload = {**provenance(_gpus()), "benchmark": "fleet", "limit": args.limit, "prefill": filled,
@@ -209,7 +211,8 @@ def main() -> None:
         args.out.write_text(json.dumps(payload, indent=1, default=str))
         print(json.dumps({"gpus": gpus, "wall_seconds": runs[-1]["wall_seconds"], "succeeded": runs[-1]["succeeded"],
                           "duplicated_results": runs[-1]["duplicated_results"]}), flush=True)
-    print(json.dumps(payload.get("comparison"), indent=1))
+    if runs:
+        print(json.dumps(payload.get("comparison"), indent=1))
 
 
 if __name__ == "__main__":
