@@ -88,7 +88,7 @@ class Problem:
         D = torch.empty(m, n, device=dev, dtype=dt)
         return Operands(A, B, C, D, bias)
 
-    def launch_shape(self, o: Operands) -> dict[str, int]:
+    def launch_shape(self, o: Operands, config: dict[str, Any] | None = None) -> dict[str, int]:
         """The builder's shape arguments for these operands (they may be a tail-test shape)."""
         m, n = o.D.shape
         return {"m": m, "n": n, "k": self.a_mk(o).shape[1]}
@@ -177,7 +177,7 @@ class Candidate:
         return self._prepared[key]
 
     def packed(self, o: Operands) -> tuple[PreparedLaunch, bytes, int]:
-        p = self.prepared(self.problem.launch_shape(o))
+        p = self.prepared(self.problem.launch_shape(o, self.entry["config"]))
         ws = self.workspace.data_ptr() if self.workspace is not None and p.workspace_bytes else 0
         return p, p.pack({**o.pointers(), "workspace": ws}), ws
 

@@ -99,9 +99,12 @@ class ConvBench:
         D = torch.empty(cp.n, p, q, cp.k, device=dev, dtype=dt)
         return ConvOperands(x, wt, C, D, bias, cp.c)
 
-    def launch_shape(self, o: ConvOperands) -> dict[str, Any]:
-        """Builder dims for these operands; the kernel's C is the (padded) channel count it reads."""
+    def launch_shape(self, o: ConvOperands, config: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Builder dims for these operands; the kernel's C is the (padded) channel count it reads.
+        A GEMM kernel serving a pointwise conv gets the GEMM view instead."""
         n, h, w, cpad = o.x.shape
+        if config is not None and config["family"] != "sm80_conv_fprop":
+            return {"m": n * h * w, "n": self.conv.k, "k": cpad}
         return {"dims": {**replace(self.conv, n=n, h=h, w=w).builder_dims(), "c": cpad}}
 
     def reference(self, o: ConvOperands) -> torch.Tensor:

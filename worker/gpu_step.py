@@ -97,9 +97,18 @@ class GpuTuningStep:
         problem = ConvProblem.from_spec(spec)
         hw = hardware_for(arch, self._device.sm_count)
         report = prune_conv(full_conv_space(problem, arch), problem, hw, limit=self.limit)
+        variants = list(report.kept)
+        if problem.is_pointwise and hw.has_wgmma:
+            # BOLT: a 1x1 conv is a GEMM; the sm90 GEMM kernels compete with the conv kernels.
+            gemm = prune(full_space(problem.gemm, arch), problem.gemm, hw, limit=self.limit)
+            sm90 = [c for c in gemm.kept if c.family is Family.sm90_tma]
+            report.total += gemm.total
+            report.survivors += gemm.survivors
+            report.kept += sm90
+            variants += expand_runtime_variants(sm90, problem.gemm, hw)
         if not report.kept:
             raise StepFailed(f"no conv kernel fits this problem: {report.examples}", retryable=False)
-        return self._compile_and_measure(spec, report, report.kept, arch, progress)
+        return self._compile_and_measure(spec, report, variants, arch, progress)
 
     def _compile_and_measure(self, spec: GemmSpec | Conv2dSpec, report: PruneReport, variants: list[KernelConfig],
                              arch: str, progress: Progress) -> StepOutcome:
@@ -125,7 +134,8 @@ class GpuTuningStep:
                     continue
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
                 path.write_bytes(o.cubin or b"")
-                launch = launch_meta(cfg)
+                launch = launch_meta(cfg, conv_as_gemm=isinstance(spec, Conv2dSpec)
+                                     and cfg.family is not Family.sm80_conv_fprop)
                 candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
                                    "launch": launch, "runtime": launch["runtime"],
                                    "compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch})

@@ -93,3 +93,27 @@ def test_compile_a_fused_conv_variant_with_nvrtc(tmp_path: Path) -> None:
     assert out.cubin[:4] == b"\x7fELF"
     assert b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
     assert 50_000 < len(out.cubin) < 5_000_000
+
+
+def test_pointwise_conv_is_a_gemm_with_a_launch_contract() -> None:
+    from worker.kernels.config import EpilogueSchedule, Schedule, TileScheduler
+    from worker.runtime.launch_meta import launch_meta
+
+    pw = ConvProblem.from_spec(Conv2dSpec(n=32, h=56, w=56, c=64, k=256, r=1, s=1, epilogue="bias"))
+    assert pw.is_pointwise and not RES.is_pointwise
+    assert (pw.gemm.m, pw.gemm.n, pw.gemm.k) == (32 * 56 * 56, 256, 64)
+    assert not ConvProblem.from_spec(Conv2dSpec(n=1, h=8, w=8, c=64, k=64, r=1, s=1, stride=2)).is_pointwise
+    sm90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 64),
+                        schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent)
+    meta = launch_meta(sm90, conv_as_gemm=True)
+    assert meta["conv"]["as_gemm"] and meta["entry"] == "kiln_gemm" and meta["conv"]["pad_channels_to"] == 1
+    conv_meta = launch_meta(replace(CONV, pad_c=8))
+    assert conv_meta["entry"] == "kiln_conv2d_fprop" and conv_meta["conv"]["pad_channels_to"] == 8
+    assert conv_meta["builder_args"][0] == "n:i32"
+
+
+def test_tiny_convs_keep_a_kernel() -> None:
+    """64x64 threadblocks with 32x32 warps stay for problems too small to fill the GPU."""
+    tiny = ConvProblem.from_spec(Conv2dSpec(n=2, h=15, w=15, c=40, k=64, r=1, s=1, stride=2, epilogue="bias"))
+    assert PC.prune_conv(full_conv_space(tiny, "sm_90a"), tiny, H, limit=2).kept

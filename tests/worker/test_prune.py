@@ -33,7 +33,7 @@ CASES = [
     (P.accumulator_registers, replace(C90, schedule=Schedule.pingpong), replace(C90, schedule=Schedule.pingpong, tile=(128, 256, 64)), BIG, H),
     (P.accumulator_registers, C80, replace(C80, warp=(128, 64, 32)), BIG, H),
     (P.warps_per_block, C80, replace(C80, tile=(64, 64, 32), warp=(64, 32, 32)), BIG, H),
-    (P.large_warp_tiles, C80, replace(C80, warp=(32, 32, 32), tile=(64, 64, 32)), BIG, H),
+    (P.large_warp_tiles, replace(C80, warp=(32, 32, 32), tile=(64, 64, 32)), replace(C80, warp=(32, 32, 32), tile=(128, 64, 32)), BIG, H),
     (P.cooperative_tile_m, C90, replace(C90, tile=(64, 128, 64)), BIG, H),
     (P.tile_fits_problem, replace(C90, tile=(64, 128, 64)), replace(C90, tile=(256, 128, 64)), DECODE, H),
     # decode: only cooperative stream-K may use a 128-row tile on 16 rows (it spreads K over the SMs)

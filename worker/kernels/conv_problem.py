@@ -61,6 +61,12 @@ class ConvProblem:
                            Layout.col, self.epilogue)
 
     @property
+    def is_pointwise(self) -> bool:
+        """A 1x1, stride-1, unpadded conv over NHWC *is* a GEMM: x as [N·H·W, C] times w as [K, C]."""
+        return ((self.r, self.s) == (1, 1) and self.stride == (1, 1) and self.padding == (0, 0)
+                and self.dilation == (1, 1))
+
+    @property
     def flops(self) -> int:
         """Useful work: padded channels are not counted."""
         p, q = self.output_hw

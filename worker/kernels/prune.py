@@ -63,10 +63,14 @@ def warps_per_block(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | No
 
 
 def large_warp_tiles(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """BOLT: prefer large warp tiles for their compute/memory ratio (at least 64x32)."""
+    """BOLT: prefer large warp tiles for their compute/memory ratio (at least 64x32) — except in
+    the smallest threadblock (64x64), which needs 32x32 warps to keep four of them: without it a
+    tiny problem would have no kernel left that fills the GPU."""
     if not cfg.is_2x:
         return None
     wm, wn, _ = cfg.warp
+    if cfg.tile[:2] == (64, 64) and (wm, wn) == (32, 32):
+        return None
     return None if wm * wn >= 64 * 32 else f"warp tile {wm}x{wn} too small"
 
 
@@ -103,7 +107,7 @@ def fills_the_gpu(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None
     if cfg.split_k > 1 or cfg.tile_scheduler is TileScheduler.streamk:
         return None
     tiles = _tiles(cfg, p)
-    smaller_possible = cfg.tile[0] > 64 or cfg.tile[1] > 32
+    smaller_possible = cfg.tile[0] > 64 or cfg.tile[1] > (64 if cfg.is_2x else 32)  # smallest tile per family
     if tiles < hw.sm_count // 2 and smaller_possible:
         return f"{tiles} tiles for {hw.sm_count} SMs"
     return None

@@ -30,7 +30,8 @@ ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family
 RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
 
 
-def launch_meta(cfg: KernelConfig) -> dict[str, Any]:
+def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, Any]:
+    """`conv_as_gemm`: a GEMM kernel that serves a pointwise (1x1, stride 1) Conv2d."""
     parts = cfg.epilogue.parts
     return {
         "abi": 1,
@@ -55,7 +56,16 @@ def launch_meta(cfg: KernelConfig) -> dict[str, Any]:
                      "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
         "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
         **(_conv_contract(cfg) if cfg.family is Family.sm80_conv_fprop else {}),
+        **(_pointwise_contract() if conv_as_gemm else {}),
     }
+
+
+def _pointwise_contract() -> dict[str, Any]:
+    return {"conv": {
+        "as_gemm": True, "activation_layout": "NHWC", "filter_layout": "KRSC", "output_layout": "NHWC",
+        "pad_channels_to": 1,
+        "gemm": "M = N*H*W, N = K, K = C: A = x as [N*H*W, C] row-major, B = w as [K, C], D = y as [N*H*W, K]",
+    }}
 
 
 def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:

@@ -31,6 +31,7 @@ class KilnConv2d:
         self.dtype = TORCH_DTYPE[spec.get("dtype", "f16")]
         self.epilogue = launch["epilogue"]
         self.pad_to = int(launch.get("conv", {}).get("pad_channels_to", 1))
+        self.as_gemm = bool(launch.get("conv", {}).get("as_gemm"))  # a GEMM kernel serving a 1x1 conv
         self.stride = _pair(spec.get("stride", 1))
         self.padding = _pair(spec.get("padding", 0))
         self.dilation = _pair(spec.get("dilation", 1))
@@ -100,7 +101,9 @@ class KilnConv2d:
                 raise RuntimeError("this conv shape was not prepared before CUDA graph capture: run it once first")
             if self._scratch is None:
                 self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
-            p = self.kernel.prepare(dims=dims, alpha=1.0, beta=1.0,
+            shape: dict[str, Any] = (
+                {"m": dims["n"] * dims["h"] * dims["w"], "n": dims["k"], "k": dims["c"]} if self.as_gemm else {"dims": dims})
+            p = self.kernel.prepare(**shape, alpha=1.0, beta=1.0,
                                     sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
                                     stream=torch.cuda.current_stream(device).cuda_stream,
                                     scratch=self._scratch.data_ptr(), runtime=self.launch.get("runtime"))
