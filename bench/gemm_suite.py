@@ -44,6 +44,9 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
         "ratio_library_over_kiln": ratio, "enumerated": counters.get("generated"), "compiled": counters.get("compiled"),
         "verified": counters.get("verified"), "timed": counters.get("timed"), "candidate_status": statuses,
         "tuning_seconds_cold": round(seconds, 1), "candidates": out.candidates,
+        "library_times_us": out.library_times_us,
+        "ratio_unfused_library_over_kiln": (out.library_times_us.get("cublas+torch") / out.kernel_time_us
+                                            if out.kernel_time_us and out.library_times_us.get("cublas+torch") else None),
     }
 
 
@@ -54,6 +57,8 @@ def main() -> None:
     p.add_argument("--limit", type=int, default=8, help="compiled variants per shape")
     p.add_argument("--warm", type=int, default=1, help="re-tune this many shapes with the compile cache hot")
     p.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    p.add_argument("--twins", action="store_true",
+                   help="also tune each epilogue shape without its epilogue: the cost of fusing it")
     args = p.parse_args()
     suite = json.loads(args.suite.read_text())["gemm"]
     if args.only:
@@ -67,6 +72,12 @@ def main() -> None:
             step.tune(GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
                                epilogue=entry.get("epilogue", "none")), "sm_90a", lambda **kw: None)
             row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
+        if args.twins and row["epilogue"] != "none":
+            twin = tune_one(step, {**entry, "epilogue": "none"})
+            row["twin_no_epilogue_us"] = twin["kiln_us"]
+            row["twin_no_epilogue_winner"] = twin["winner_name"]
+            row["epilogue_overhead"] = row["kiln_us"] / twin["kiln_us"] - 1 if twin["kiln_us"] else None
+            row["library_times_us"] = row.get("library_times_us")
         rows.append(row)
         if args.out:  # after every shape, so a run cut short still leaves its numbers
             args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))

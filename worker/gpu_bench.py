@@ -20,7 +20,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from worker.runtime.launcher import LoadedKernel, PreparedLaunch, check
+from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch, check
 
 L2_BYTES = 60 * 1024 * 1024
 TOLERANCE = {"f16": 2e-3, "bf16": 1.6e-2}
@@ -333,7 +333,8 @@ def main(plan_path: str) -> None:
 
 def _bind(c: Candidate, o: Operands) -> Any:
     p, packed, ws = c.packed(o)
-    return lambda: c.kernel.launch_packed(p, packed, c.stream, ws)
+    args = PackedArgs.of(packed)
+    return lambda: c.kernel.launch_args(p, args, c.stream, ws)
 
 
 if __name__ == "__main__":

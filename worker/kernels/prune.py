@@ -304,7 +304,9 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """
     groups: dict[tuple, list[KernelConfig]] = {}
     for cfg in ranked:
-        key = (cfg.family, cfg.tile[:2], cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.pad_c)
+        # conv kernels also spread over the K tile: it sets how many channels each step loads
+        tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
+        key = (cfg.family, tile, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.pad_c)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []

@@ -65,6 +65,7 @@ class PreparedLaunch:
     cluster: tuple[int, int]
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
+    config: Any = None  # the CUlaunchConfig, built on first launch
 
     def pack(self, pointers: dict[str, int]) -> bytes:
         buf = bytearray(self.params)
@@ -138,15 +139,26 @@ class LoadedKernel:
 
     def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
                       workspace: int = 0) -> None:
+        self.launch_args(prepared, PackedArgs.of(packed), stream, workspace)
+
+    def launch_args(self, prepared: PreparedLaunch, args: PackedArgs, stream: int, workspace: int = 0) -> None:
+        """The per-call path: a memset for split-K/stream-K workspaces, then one cuLaunchKernelEx
+        with a launch config built once per shape (only the stream changes)."""
         if prepared.workspace_bytes and workspace:
             check(cu.cuMemsetD8Async(workspace, 0, prepared.workspace_bytes, stream))
-        holder = ctypes.create_string_buffer(packed, len(packed))
-        argv = (ctypes.c_void_p * 1)(ctypes.addressof(holder))
+        cfg = prepared.config
+        if cfg is None:
+            cfg = prepared.config = self._launch_config(prepared)
+        cfg.hStream = stream
+        err, = cu.cuLaunchKernelEx(cfg, self.entry, args.address, 0)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            check(err)
+
+    def _launch_config(self, prepared: PreparedLaunch) -> Any:
         cfg = cu.CUlaunchConfig()
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
         cfg.sharedMemBytes = prepared.smem
-        cfg.hStream = stream
         if self.launch.get("cluster_launch"):
             attr = cu.CUlaunchAttribute()
             attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -155,7 +167,23 @@ class LoadedKernel:
             cfg.numAttrs = 1
         else:
             cfg.numAttrs = 0
-        check(cu.cuLaunchKernelEx(cfg, self.entry, ctypes.addressof(argv), 0))
+        return cfg
+
+
+@dataclass
+class PackedArgs:
+    """Params bytes pinned in host memory with the one-element argument array pointing at them:
+    what cuLaunchKernelEx reads. Built once per pointer set and reused for every launch."""
+
+    holder: Any
+    argv: Any
+    address: int
+
+    @classmethod
+    def of(cls, packed: bytes) -> PackedArgs:
+        holder = ctypes.create_string_buffer(packed, len(packed))
+        argv = (ctypes.c_void_p * 1)(ctypes.addressof(holder))
+        return cls(holder, argv, ctypes.addressof(argv))
 
 
 def _find_slots(params: bytes, skip: set[range]) -> dict[str, list[tuple[int, int]]]:

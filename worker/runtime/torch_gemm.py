@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from worker.runtime.launcher import LoadedKernel, PreparedLaunch
+from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -40,7 +40,7 @@ class KilnGemm:
         self.alpha = float(spec.get("alpha", 1.0))
         self.beta = float(spec.get("beta", 0.0))
         self._prepared: dict[tuple[int, int, int, int], PreparedLaunch] = {}
-        self._packed: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+        self._packed: OrderedDict[tuple[int, ...], PackedArgs] = OrderedDict()
         self._scratch: torch.Tensor | None = None
         self._workspace: torch.Tensor | None = None
 
@@ -103,13 +103,14 @@ class KilnGemm:
         ws = self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
         ptrs = (x.data_ptr(), weight.data_ptr(), residual.data_ptr() if residual is not None else 0, out.data_ptr(),
                 bias.data_ptr() if bias is not None else 0, ws, m, n, k)
-        packed = self._packed.get(ptrs)
-        if packed is None:
-            packed = p.pack({"A": ptrs[0], "B": ptrs[1], "C": ptrs[2], "D": ptrs[3], "bias": ptrs[4], "workspace": ws})
-            self._packed[ptrs] = packed
+        args = self._packed.get(ptrs)
+        if args is None:
+            args = PackedArgs.of(p.pack({"A": ptrs[0], "B": ptrs[1], "C": ptrs[2], "D": ptrs[3], "bias": ptrs[4],
+                                         "workspace": ws}))
+            self._packed[ptrs] = args
             if len(self._packed) > 256:
                 self._packed.popitem(last=False)
         else:
             self._packed.move_to_end(ptrs)
-        self.kernel.launch_packed(p, packed, torch.cuda.current_stream(x.device).cuda_stream, ws)
+        self.kernel.launch_args(p, args, torch.cuda.current_stream(x.device).cuda_stream, ws)
         return out

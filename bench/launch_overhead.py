@@ -1,0 +1,95 @@
+"""`kiln bench overhead`: host time per launch of a Kiln kernel from PyTorch, against F.linear.
+
+    python -m bench.launch_overhead [--calls 20000] [--out FILE]
+
+Host time only: the loop enqueues launches of a small GEMM (16×4096×4096, bias+GELU fused)
+without synchronizing, so what is timed is Python + driver cost per call, not GPU time. Reports
+the median of 7 rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
+takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
+(cuBLAS) and F.linear followed by F.gelu (what it replaces). Writes bench/results/overhead_<gpu>_<date>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from bench.common import provenance, write_result
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels.compiler import Compiler
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launcher import PackedArgs
+from worker.runtime.torch_gemm import KilnGemm
+
+CFG = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (64, 32, 64),
+                   schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                   tile_scheduler=TileScheduler.persistent)
+
+
+def per_call_us(fn: Any, calls: int) -> float:
+    rounds = []
+    for _ in range(7):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        rounds.append((time.perf_counter() - t0) / calls * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(rounds)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--calls", type=int, default=20000)
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args()
+    cache = Path(os.environ.get("KILN_DATA_DIR", tempfile.mkdtemp())) / "compile-cache"
+    [out] = Compiler(cache, jobs=1).compile_all([CFG], target_arch="sm_90a")
+    assert out.ok, out.error
+    kern = KilnGemm(out.cubin or b"", launch_meta(CFG), {"op": "gemm", "dtype": "f16", "epilogue": "bias_gelu"})
+    x = torch.randn(16, 4096, device="cuda", dtype=torch.half)
+    w = torch.randn(4096, 4096, device="cuda", dtype=torch.half)
+    b = torch.randn(4096, device="cuda", dtype=torch.half)
+    y = torch.empty(16, 4096, device="cuda", dtype=torch.half)
+    ref = F.gelu(F.linear(x.float(), w.float(), b.float()), approximate="tanh")
+    kern(x, w, b, out=y)
+    err = float((y.float() - ref).norm() / ref.norm())
+    prepared = kern.prepare(16, 4096, 4096)
+    packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}))
+    stream = torch.cuda.current_stream().cuda_stream
+    paths = {
+        "kiln_call_out": lambda: kern(x, w, b, out=y),
+        "kiln_call_alloc": lambda: kern(x, w, b),
+        "kiln_bare_launch": lambda: kern.kernel.launch_args(prepared, packed, stream),
+        "torch_linear": lambda: F.linear(x, w, b),
+        "torch_linear_gelu": lambda: F.gelu(F.linear(x, w, b), approximate="tanh"),
+    }
+    for fn in paths.values():  # warm every path (allocator, cuBLAS handles, memo tables)
+        for _ in range(100):
+            fn()
+    results = {name: round(per_call_us(fn, args.calls), 2) for name, fn in paths.items()}
+    gpu = torch.cuda.get_device_name(0)
+    payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
+               "rel_error": err, "host_us_per_call": results, "calls_per_round": args.calls}
+    print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")
+    name = f"overhead_{gpu.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
+    if args.out:
+        args.out.write_text(json.dumps(payload, indent=1))
+    else:
+        write_result(name, payload)
+
+
+if __name__ == "__main__":
+    main()
