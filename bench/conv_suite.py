@@ -76,6 +76,8 @@ def main() -> None:
     for entry in suite:
         rows.append(tune_one(step, entry))
         r = rows[-1]
+        if args.out:  # after every layer, so a run cut short still leaves its numbers
+            args.out.write_text(json.dumps({"partial": True, "layers": rows}, indent=1, default=str))
         print(json.dumps({k: r[k] for k in ("name", "kiln_tflops", "ratio_conv_only_over_kiln", "ratio_unfused_over_kiln",
                                             "ratio_fused_over_kiln", "tuning_seconds")}), flush=True)
     dev = step.device()
