@@ -89,8 +89,19 @@ def encode_tma(ptr: int, d: TmaDesc) -> bytes:
     return ctypes.string_at(tm.getPtr(), 128)
 
 
+def ensure_context(device: int = 0) -> None:
+    """Make the device's primary context current if no context is (the one PyTorch and the
+    runtime API use), so a kernel can be loaded before anything else touched the GPU."""
+    check(cu.cuInit(0))
+    ctx = check(cu.cuCtxGetCurrent())
+    if not int(ctx):
+        dev = check(cu.cuDeviceGet(device))
+        check(cu.cuCtxSetCurrent(check(cu.cuDevicePrimaryCtxRetain(dev))))
+
+
 class LoadedKernel:
     def __init__(self, cubin: bytes, launch: dict[str, Any]) -> None:
+        ensure_context()
         self.launch = launch
         self.module = check(cu.cuModuleLoadData(cubin))
         self.entry = check(cu.cuModuleGetFunction(self.module, launch["entry"].encode()))
