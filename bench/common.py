@@ -15,6 +15,9 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def git_commit() -> str:
+    """KILN_GIT_COMMIT wins: a copy of the tree sent to a GPU host may carry stale git metadata."""
+    if os.environ.get("KILN_GIT_COMMIT"):
+        return os.environ["KILN_GIT_COMMIT"]
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
                              cwd=Path(__file__).resolve().parent).stdout.strip()
