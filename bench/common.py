@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,22 @@ def write_result(name: str, payload: dict[str, Any]) -> Path:
     path = RESULTS / name
     path.write_text(json.dumps(payload, indent=1, default=str) + "\n")
     return path
+
+
+def cuda_median_us(fn: Any, *args: Any, runs: int = 100, warmup: int = 10) -> float:
+    """Median CUDA-event time of fn(*args) in µs, synchronizing after each run: for whole model
+    blocks, where host time counts too (a block that is host-bound shows it)."""
+    import torch
+
+    for _ in range(warmup):
+        fn(*args)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn(*args)
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) * 1000)
+    return statistics.median(times)

@@ -4,19 +4,19 @@
 
 --tune submits the layer's GEMMs and waits for them first. Prints max error vs eager and the
 median time of both (CUDA events, 100 runs after warm-up), and writes examples/bert_encoder_layer.json.
-Status: written in session 1, not yet run on the H200 (no device time was left).
+Last run on the H200: examples/bert_encoder_layer.json (see the README's Python client section).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
+from bench.common import cuda_median_us
 from service.client import KilnClient
 from service.settings import get_settings
 from worker.runtime.torch_ops import KernelRegistry, KilnLinear, set_registry
@@ -44,21 +44,6 @@ class Layer(torch.nn.Module):
         return self.ln2(x + self.ffn2(h))
 
 
-def timed(fn, x) -> float:  # type: ignore[no-untyped-def]
-    for _ in range(10):
-        fn(x)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(100):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn(x)
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) * 1000)
-    return statistics.median(times)
-
-
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--tune", action="store_true")
@@ -75,7 +60,7 @@ def main() -> None:
     x = torch.randn(TOKENS // 128, 128, H, device="cuda", dtype=torch.half)
     with torch.no_grad():
         err = float((kiln(x).float() - eager(x).float()).abs().max())
-        t_eager, t_kiln = timed(eager, x), timed(kiln, x)
+        t_eager, t_kiln = cuda_median_us(eager, x), cuda_median_us(kiln, x)
     out = {"max_abs_error": err, "eager_us": t_eager, "kiln_us": t_kiln, "speedup": t_eager / t_kiln,
            "gpu": torch.cuda.get_device_name()}
     print(json.dumps(out))

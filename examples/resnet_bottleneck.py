@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 
+from bench.common import cuda_median_us
 from service.client import KilnClient
 from service.settings import get_settings
 from worker.runtime.torch_conv import KilnConv2d
@@ -58,21 +58,6 @@ class Block(torch.nn.Module):
         return torch.relu(self.conv("expand", h) + x)
 
 
-def timed(fn: Any, x: torch.Tensor) -> float:
-    for _ in range(10):
-        fn(x)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(100):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn(x)
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) * 1000)
-    return statistics.median(times)
-
-
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--tune", action="store_true")
@@ -96,12 +81,12 @@ def main() -> None:
     kernels, block.kiln = block.kiln, {}
     with torch.no_grad():
         ref = block(x)
-        t_eager = timed(block, x)
+        t_eager = cuda_median_us(block, x)
         block.kiln = kernels
         out = block(x)
         err = float((out.float() - ref.float()).abs().max())
         rel = float((out.float() - ref.float()).norm() / ref.float().norm())
-        t_kiln = timed(block, x)
+        t_kiln = cuda_median_us(block, x)
     res = {"max_abs_error": err, "rel_error": rel, "eager_us": t_eager, "kiln_us": t_kiln,
            "speedup": t_eager / t_kiln, "convs": used, "gpu": torch.cuda.get_device_name()}
     print(json.dumps(res))

@@ -276,22 +276,33 @@ class PruneReport:
                 "kept": len(self.kept), "examples": self.examples}
 
 
-def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    report = PruneReport(total=len(configs), removed={r.__name__: 0 for r in RULES})
+Check = Callable[[KernelConfig], str | None]
+
+
+def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable[[KernelConfig], float],
+           limit: int | None) -> PruneReport:
+    """Apply named checks in order (the first reason drops a config and is counted under its
+    name), rank the survivors by `cost`, keep a spread of the best `limit`."""
+    report = PruneReport(total=len(configs), removed=dict.fromkeys(checks, 0))
     survivors = []
     for cfg in configs:
-        for rule in RULES:
-            reason = rule(cfg, p, hw)
+        for name, check in checks.items():
+            reason = check(cfg)
             if reason is not None:
-                report.removed[rule.__name__] += 1
-                report.examples.setdefault(rule.__name__, f"{cfg.name}: {reason}")
+                report.removed[name] += 1
+                report.examples.setdefault(name, f"{cfg.name}: {reason}")
                 break
         else:
             survivors.append(cfg)
     report.survivors = len(survivors)
-    survivors.sort(key=lambda c: (estimated_cost(c, p, hw), c.name))
+    survivors.sort(key=lambda c: (cost(c), c.name))
     report.kept = survivors if limit is None else diverse_top(survivors, limit)
     return report
+
+
+def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
+    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, p, hw)) for r in RULES}
+    return funnel(configs, checks, lambda c: estimated_cost(c, p, hw), limit)
 
 
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:

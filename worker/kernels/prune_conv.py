@@ -12,7 +12,7 @@ from worker.kernels import prune as gemm_rules
 from worker.kernels.config import ConvIterator, KernelConfig
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import Hardware
-from worker.kernels.prune import PruneReport, diverse_top, estimated_cost
+from worker.kernels.prune import Check, PruneReport, diverse_top, estimated_cost, funnel
 
 ConvRule = Callable[[KernelConfig, ConvProblem, Hardware], str | None]
 SMALL_C = 16
@@ -90,27 +90,25 @@ def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> flo
 
 
 def prune_conv(configs: list[KernelConfig], cp: ConvProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    names = [r.__name__ for r in CONV_RULES] + [r.__name__ for r in GEMM_RULES_FOR_CONV]
-    report = PruneReport(total=len(configs), removed=dict.fromkeys(names, 0))
-    survivors = []
-    for cfg in configs:
-        prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
-        reason, rule_name = None, ""
-        for rule in CONV_RULES:
-            reason, rule_name = rule(cfg, cp, hw), rule.__name__
-            if reason:
-                break
-        if not reason:
-            for grule in GEMM_RULES_FOR_CONV:
-                reason, rule_name = grule(cfg, prob.gemm, hw), grule.__name__
-                if reason:
-                    break
-        if reason:
-            report.removed[rule_name] += 1
-            report.examples.setdefault(rule_name, f"{cfg.name}: {reason}")
-        else:
-            survivors.append(cfg)
-    report.survivors = len(survivors)
-    survivors.sort(key=lambda c: (estimated_conv_cost(c, cp, hw), c.name))
-    report.kept = survivors if limit is None else diverse_top(survivors, limit)
+    def as_given_or_padded(cfg: KernelConfig) -> ConvProblem:
+        return cp.padded(cfg.pad_c) if cfg.pad_c else cp
+
+    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, cp, hw)) for r in CONV_RULES}
+    checks |= {r.__name__: (lambda cfg, r=r: r(cfg, as_given_or_padded(cfg).gemm, hw)) for r in GEMM_RULES_FOR_CONV}
+    report = funnel(configs, checks, lambda c: estimated_conv_cost(c, cp, hw), None)
+    if limit is not None:
+        report.kept = _across_paddings(report.kept, limit)
     return report
+
+
+def _across_paddings(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
+    """Alternate between channel paddings (as given, to 4, to 8), each spread by diverse_top: the
+    cost model cannot tell a padded kernel from a narrower unpadded one; the GPU can."""
+    by_pad: dict[int, list[KernelConfig]] = {}
+    for cfg in ranked:
+        by_pad.setdefault(cfg.pad_c, []).append(cfg)
+    lanes = [diverse_top(group, limit) for group in by_pad.values()]
+    kept: list[KernelConfig] = []
+    for i in range(limit):
+        kept += [lane[i] for lane in lanes if i < len(lane)]
+    return kept[:limit]

@@ -18,7 +18,8 @@ import torch
 import torch.nn.functional as F
 
 from worker.runtime.launcher import LoadedKernel, PreparedLaunch
-from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError
+from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError, check_tensors
+from worker.runtime.torch_prepare import ShapePrep
 
 
 class KilnConv2d:
@@ -35,10 +36,8 @@ class KilnConv2d:
         self.stride = _pair(spec.get("stride", 1))
         self.padding = _pair(spec.get("padding", 0))
         self.dilation = _pair(spec.get("dilation", 1))
-        self._prepared: dict[tuple[int, ...], PreparedLaunch] = {}
+        self._prep = ShapePrep(self.kernel, launch.get("runtime"))
         self._filters: dict[tuple[int, int], torch.Tensor] = {}
-        self._scratch: torch.Tensor | None = None
-        self._workspace: torch.Tensor | None = None
 
     @classmethod
     def from_result(cls, cubin: bytes, result: dict[str, Any], meta: dict[str, Any]) -> KilnConv2d:
@@ -66,13 +65,8 @@ class KilnConv2d:
 
     def _check(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
                residual: torch.Tensor | None) -> None:
-        for name, t in (("x", x), ("weight", weight), ("bias", bias), ("residual", residual)):
-            if t is None:
-                continue
-            if not t.is_cuda:
-                raise KernelInputError(f"{name} must be a CUDA tensor")
-            if t.dtype != self.dtype:
-                raise KernelInputError(f"{name} is {t.dtype}, the kernel takes {self.dtype}")
+        # layouts are converted here (NCHW → NHWC, padding), so only device and dtype are the caller's
+        check_tensors({"x": x, "weight": weight, "bias": bias, "residual": residual}, self.dtype, row_major=False)
         if x.dim() != 4 or weight.dim() != 4 or x.shape[1] != weight.shape[1]:
             raise KernelInputError(f"x{tuple(x.shape)} (NCHW) and weight{tuple(weight.shape)} (KCRS) do not match")
         want = {"c": self.spec["c"], "k": self.spec["k"], "r": self.spec["r"], "s": self.spec["s"]}
@@ -95,22 +89,10 @@ class KilnConv2d:
                 "pad_h": ph, "pad_w": pw, "stride_h": sh, "stride_w": sw, "dilation_h": dh, "dilation_w": dw}
 
     def prepare(self, dims: dict[str, int], device: torch.device) -> PreparedLaunch:
-        key = (*dims.values(), device.index or 0)
-        if key not in self._prepared:
-            if torch.cuda.is_current_stream_capturing():
-                raise RuntimeError("this conv shape was not prepared before CUDA graph capture: run it once first")
-            if self._scratch is None:
-                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
-            shape: dict[str, Any] = (
-                {"m": dims["n"] * dims["h"] * dims["w"], "n": dims["k"], "k": dims["c"]} if self.as_gemm else {"dims": dims})
-            p = self.kernel.prepare(**shape, alpha=1.0, beta=1.0,
-                                    sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
-                                    stream=torch.cuda.current_stream(device).cuda_stream,
-                                    scratch=self._scratch.data_ptr(), runtime=self.launch.get("runtime"))
-            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
-                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
-            self._prepared[key] = p
-        return self._prepared[key]
+        """Build params for a shape (one device round trip). Run each shape once before graph capture."""
+        shape: dict[str, Any] = (
+            {"m": dims["n"] * dims["h"] * dims["w"], "n": dims["k"], "k": dims["c"]} if self.as_gemm else {"dims": dims})
+        return self._prep.get(tuple(dims.values()), shape, device, alpha=1.0, beta=1.0, label="this conv shape")
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
                  residual: torch.Tensor | None = None) -> torch.Tensor:
@@ -123,7 +105,7 @@ class KilnConv2d:
         if res is not None and res.shape != out.shape:
             raise KernelInputError(f"residual must be (N, K, P, Q) = {(dims['n'], dims['k'], dims['p'], dims['q'])}")
         p = self.prepare(dims, x.device)
-        ws_ptr = self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+        ws_ptr = self._prep.workspace(p)
         packed = p.pack({"A": xs.data_ptr(), "B": ws.data_ptr(), "C": res.data_ptr() if res is not None else 0,
                          "D": out.data_ptr(), "bias": bias.data_ptr() if bias is not None else 0,
                          "workspace": ws_ptr})

@@ -17,12 +17,29 @@ from typing import Any
 import torch
 
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
+from worker.runtime.torch_prepare import ShapePrep
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 class KernelInputError(ValueError):
     """The tensors do not match what the kernel was built for; nothing was launched."""
+
+
+def check_tensors(tensors: dict[str, torch.Tensor | None], dtype: torch.dtype, *, row_major: bool) -> None:
+    """Device and dtype for every operand given; with row_major, also contiguous and 16-byte aligned
+    (what the kernel's vector loads and TMA descriptors assume)."""
+    for name, t in tensors.items():
+        if t is None:
+            continue
+        if not t.is_cuda:
+            raise KernelInputError(f"{name} must be a CUDA tensor")
+        if t.dtype != dtype:
+            raise KernelInputError(f"{name} is {t.dtype}, the kernel takes {dtype}")
+        if row_major and not t.is_contiguous():
+            raise KernelInputError(f"{name} must be contiguous (row-major)")
+        if row_major and t.data_ptr() % 16:
+            raise KernelInputError(f"{name} must start on a 16-byte boundary")
 
 
 class KilnGemm:
@@ -39,10 +56,8 @@ class KilnGemm:
         self.epilogue = launch["epilogue"]
         self.alpha = float(spec.get("alpha", 1.0))
         self.beta = float(spec.get("beta", 0.0))
-        self._prepared: dict[tuple[int, int, int, int], PreparedLaunch] = {}
+        self._prep = ShapePrep(self.kernel, launch.get("runtime"))
         self._packed: OrderedDict[tuple[int, ...], PackedArgs] = OrderedDict()
-        self._scratch: torch.Tensor | None = None
-        self._workspace: torch.Tensor | None = None
 
     @classmethod
     def from_result(cls, cubin: bytes, result: dict[str, Any], meta: dict[str, Any]) -> KilnGemm:
@@ -50,17 +65,7 @@ class KilnGemm:
         return cls(cubin, launch, result["spec"])
 
     def _check(self, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None, residual: torch.Tensor | None) -> None:
-        for name, t in (("x", x), ("weight", w), ("bias", bias), ("residual", residual)):
-            if t is None:
-                continue
-            if not t.is_cuda:
-                raise KernelInputError(f"{name} must be a CUDA tensor")
-            if t.dtype != self.dtype:
-                raise KernelInputError(f"{name} is {t.dtype}, the kernel takes {self.dtype}")
-            if not t.is_contiguous():
-                raise KernelInputError(f"{name} must be contiguous (row-major)")
-            if t.data_ptr() % 16:
-                raise KernelInputError(f"{name} must start on a 16-byte boundary")
+        check_tensors({"x": x, "weight": w, "bias": bias, "residual": residual}, self.dtype, row_major=True)
         if x.dim() != 2 or w.dim() != 2 or x.shape[1] != w.shape[1]:
             raise KernelInputError(f"shapes x{tuple(x.shape)} and weight{tuple(w.shape)} do not make x @ weight.T")
         m, k = x.shape
@@ -75,20 +80,8 @@ class KilnGemm:
     def prepare(self, m: int, n: int, k: int, device: torch.device | None = None) -> PreparedLaunch:
         """Build params for a shape (one device round trip). Call before capturing a CUDA graph."""
         device = device or torch.device("cuda", torch.cuda.current_device())
-        key = (m, n, k, device.index or 0)
-        if key not in self._prepared:
-            if torch.cuda.is_current_stream_capturing():
-                raise RuntimeError(f"shape {m}x{n}x{k} was not prepared before CUDA graph capture: call prepare() first")
-            if self._scratch is None:
-                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
-            sms = torch.cuda.get_device_properties(device).multi_processor_count
-            p = self.kernel.prepare(m=m, n=n, k=k, alpha=self.alpha, beta=self.beta, sm_count=sms,
-                                    stream=torch.cuda.current_stream(device).cuda_stream,
-                                    scratch=self._scratch.data_ptr(), runtime=self.launch.get("runtime"))
-            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
-                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
-            self._prepared[key] = p
-        return self._prepared[key]
+        return self._prep.get((m, n, k), {"m": m, "n": n, "k": k}, device, alpha=self.alpha, beta=self.beta,
+                              label=f"shape {m}x{n}x{k}")
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
                  residual: torch.Tensor | None = None, out: torch.Tensor | None = None) -> torch.Tensor:
@@ -100,7 +93,7 @@ class KilnGemm:
         elif out.shape != (m, n) or out.dtype != self.dtype or not out.is_contiguous() or out.data_ptr() % 16:
             raise KernelInputError(f"out must be a contiguous, 16-byte aligned {self.dtype} tensor of shape ({m}, {n})")
         p = self.prepare(m, n, k, x.device)
-        ws = self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+        ws = self._prep.workspace(p)
         ptrs = (x.data_ptr(), weight.data_ptr(), residual.data_ptr() if residual is not None else 0, out.data_ptr(),
                 bias.data_ptr() if bias is not None else 0, ws, m, n, k)
         args = self._packed.get(ptrs)

@@ -1,0 +1,41 @@
+"""Params per shape for one loaded kernel on PyTorch's device and stream, shared by KilnGemm and
+KilnConv2d: the builder runs once per shape (one device round trip, never during CUDA graph
+capture), into a scratch buffer; the workspace grows to the largest shape's need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from worker.runtime.launcher import LoadedKernel, PreparedLaunch
+
+
+class ShapePrep:
+    def __init__(self, kernel: LoadedKernel, runtime: dict[str, Any] | None) -> None:
+        self.kernel = kernel
+        self.runtime = runtime
+        self.prepared: dict[tuple[Any, ...], PreparedLaunch] = {}
+        self._scratch: torch.Tensor | None = None
+        self._workspace: torch.Tensor | None = None
+
+    def get(self, key: tuple[Any, ...], shape: dict[str, Any], device: torch.device, *, alpha: float, beta: float,
+            label: str) -> PreparedLaunch:
+        """`shape`: m/n/k for GEMMs, dims=… for convs. `label` names the shape in errors."""
+        key = (*key, device.index or 0)
+        if key not in self.prepared:
+            if torch.cuda.is_current_stream_capturing():
+                raise RuntimeError(f"{label} was not prepared before CUDA graph capture: run or prepare it first")
+            if self._scratch is None:
+                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
+            p = self.kernel.prepare(**shape, alpha=alpha, beta=beta,
+                                    sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
+                                    stream=torch.cuda.current_stream(device).cuda_stream,
+                                    scratch=self._scratch.data_ptr(), runtime=self.runtime)
+            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
+                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
+            self.prepared[key] = p
+        return self.prepared[key]
+
+    def workspace(self, p: PreparedLaunch) -> int:
+        return self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
