@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType
@@ -63,14 +63,24 @@ class Conv2dSpec(BaseModel):
     dtype: DType = DType.f16
     epilogue: Epilogue = Epilogue.none
 
+    @field_validator("groups")
+    @classmethod
+    def _dense_only(cls, groups: int) -> int:
+        if groups != 1:
+            raise ValueError("groups > 1 (grouped or depthwise convolution) is not supported: no template generates it")
+        return groups
+
+    @field_validator("epilogue")
+    @classmethod
+    def _one_source_operand(cls, epilogue: Epilogue) -> Epilogue:
+        parts = epilogue.parts
+        if parts.bias and parts.residual:
+            raise ValueError(f"epilogue {epilogue.value!r} is not generated for conv2d: the conv epilogue has one "
+                             "source operand (a bias or a residual, not both)")
+        return epilogue
+
     @model_validator(mode="after")
     def _output_not_empty(self) -> Conv2dSpec:
-        if self.groups != 1:
-            raise ValueError("groups > 1 (grouped or depthwise convolution) is not supported: no template generates it")
-        parts = self.epilogue.parts
-        if parts.bias and parts.residual:
-            raise ValueError(f"epilogue {self.epilogue.value!r} is not generated for conv2d: the conv epilogue has one "
-                             "source operand (a bias or a residual, not both)")
         p, q = self.output_hw
         if p < 1 or q < 1:
             raise ValueError(

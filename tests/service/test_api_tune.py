@@ -76,7 +76,9 @@ def test_bad_input_is_a_4xx_naming_the_field(client: TestClient) -> None:
     r = client.post("/tune", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 422
     r = client.post("/tune", json={"problems": [{**CONV, "groups": 4}]})
-    assert r.status_code == 422 and "groups > 1" in r.text
+    assert r.status_code == 422 and "groups > 1" in r.text and r.json()["detail"][0]["loc"][-1] == "groups"
+    r = client.post("/tune", json={"problems": [{**CONV, "epilogue": "bias_residual_add_relu"}]})
+    assert r.status_code == 422 and "one source operand" in r.text and r.json()["detail"][0]["loc"][-1] == "epilogue"
     r = client.post("/tune", json={"problems": [GEMM] * 257})
     assert r.status_code == 422 and "at most 256" in r.text
     assert client.get("/jobs/nope").status_code == 404
