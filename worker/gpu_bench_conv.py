@@ -103,7 +103,7 @@ class ConvBench:
         """Builder dims for these operands; the kernel's C is the (padded) channel count it reads.
         A GEMM kernel serving a pointwise conv gets the GEMM view instead."""
         n, h, w, cpad = o.x.shape
-        if config is not None and config["family"] != "sm80_conv_fprop":
+        if config is not None and not config["family"].endswith("_conv_fprop"):
             return {"m": n * h * w, "n": self.conv.k, "k": cpad}
         return {"dims": {**replace(self.conv, n=n, h=h, w=w).builder_dims(), "c": cpad}}
 

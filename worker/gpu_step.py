@@ -134,8 +134,7 @@ class GpuTuningStep:
                     continue
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
                 path.write_bytes(o.cubin or b"")
-                launch = launch_meta(cfg, conv_as_gemm=isinstance(spec, Conv2dSpec)
-                                     and cfg.family is not Family.sm80_conv_fprop)
+                launch = launch_meta(cfg, conv_as_gemm=isinstance(spec, Conv2dSpec) and not cfg.is_conv)
                 candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
                                    "launch": launch, "runtime": launch["runtime"],
                                    "compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch})

@@ -100,3 +100,31 @@ def test_conv_tuning_step_finds_a_winner_and_states_cudnn() -> None:
     assert out.kernels and out.kernel_time_us and out.baseline_time_us
     assert "cudnn_conv_only" in out.library_times_us and "cudnn+torch" in out.library_times_us
     assert out.launch["conv"]["activation_layout"] == "NHWC"
+
+
+def test_experimental_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
+    """The sm90 TMA-im2col conv kernels (KILN_EXPERIMENTAL_SM90_CONV=1) until this passes on the
+    H200: a 3x3 conv with bias+ReLU, against the fp32 reference."""
+    import torch
+
+    from service.specs.epilogues import Epilogue
+    from service.specs.gemm import DType, Layout
+    from worker import gpu_bench
+    from worker.gpu_bench_conv import ConvBench
+    from worker.kernels.config import Family, KernelConfig
+
+    cfg = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error
+    path = tmp_path / "sm90conv.cubin"
+    path.write_bytes(o.cubin or b"")
+    meta = launch_meta(cfg)
+    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
+    spec = Conv2dSpec(n=4, h=20, w=20, c=64, k=128, r=3, s=3, padding=1, epilogue="bias_relu")
+    prob = ConvBench(spec.model_dump(mode="json"), {"bias": True, "residual": False, "activation": "relu"})
+    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
+                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+    ok, reason, _ = gpu_bench.verify(c, prob)
+    assert ok, reason

@@ -117,3 +117,48 @@ def test_tiny_convs_keep_a_kernel() -> None:
     """64x64 threadblocks with 32x32 warps stay for problems too small to fill the GPU."""
     tiny = ConvProblem.from_spec(Conv2dSpec(n=2, h=15, w=15, c=40, k=64, r=1, s=1, stride=2, epilogue="bias"))
     assert PC.prune_conv(full_conv_space(tiny, "sm_90a"), tiny, H, limit=2).kept
+
+
+SM90_CONV = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+
+
+def test_sm90_conv_joins_the_search_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KILN_EXPERIMENTAL_SM90_CONV", raising=False)
+    assert not any(c.family is Family.sm90_conv_fprop for c in full_conv_space(RES, "sm_90a"))
+    monkeypatch.setenv("KILN_EXPERIMENTAL_SM90_CONV", "1")
+    kept = PC.prune_conv(full_conv_space(RES, "sm_90a"), RES, H, limit=8).kept
+    assert any(c.family is Family.sm90_conv_fprop for c in kept)
+    assert not any(c.family is Family.sm90_conv_fprop for c in full_conv_space(RES, "sm_80"))
+    assert PC.conv_alignment_fits(replace(SM90_CONV, alignment=(4, 4, 8), pad_c=4), STEM, H)  # TMA: 16-byte rows
+
+
+def test_im2col_record_round_trip() -> None:
+    """The overlay's record layout (worker/kernels/overlay.py) as the launcher reads it."""
+    import struct
+
+    from worker.runtime.launcher import IM2COL_MAGIC, Im2colRecord
+
+    raw = bytearray(128)
+    flags = 3 | (0 << 8) | (2 << 16) | (0 << 24)
+    struct.pack_into("<8I", raw, 0, IM2COL_MAGIC, 4, flags, 64, 56, 56, 32, 1)
+    struct.pack_into("<4Q", raw, 32, 128, 128 * 56, 128 * 56 * 56, 0)
+    struct.pack_into("<6i", raw, 64, -1, -1, 0, -1, -1, 0)
+    struct.pack_into("<7I", raw, 88, 64, 128, 1, 1, 1, 1, 1)
+    r = Im2colRecord.parse(bytes(raw))
+    assert (r.rank, r.swizzle_bits, r.l2promo, r.dims, r.strides) == (4, 3, 2, [64, 56, 56, 32], [128, 7168, 401408])
+    assert (r.lower, r.upper, r.channels_per_pixel, r.pixels_per_column) == ([-1, -1], [-1, -1], 64, 128)
+    with pytest.raises(RuntimeError, match="overlay"):
+        Im2colRecord.parse(bytes(128))
+
+
+@pytest.mark.slow
+def test_compile_an_sm90_tma_im2col_conv_with_nvrtc(tmp_path: Path) -> None:
+    """CUTLASS's im2col TMA descriptors are host-only code; Kiln's overlay makes them build on the
+    device and leave their encode arguments for the launcher. This compiles one such kernel."""
+    from worker.runtime.launch_meta import launch_meta
+
+    out = Compiler(tmp_path / "cache", jobs=1, timeout=600).compile_all([SM90_CONV], target_arch="sm_90a")[0]
+    assert out.ok, out.error + out.log[-2000:]
+    assert out.cubin[:4] == b"\x7fELF" and b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
+    meta = launch_meta(SM90_CONV)
+    assert meta["tma_operands"] == ["A", "B", "D"] and meta["cluster_launch"] and meta["conv"]["iterator"] == "tma_im2col"

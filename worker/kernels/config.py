@@ -19,6 +19,7 @@ class Family(StrEnum):
     sm80_tensorop = "sm80_tensorop"  # CUTLASS 2.x multistage mma.sync, runs on sm_80..sm_90
     sm90_tma = "sm90_tma"  # CUTLASS 3.x TMA + wgmma warp-specialized, sm_90a only
     sm80_conv_fprop = "sm80_conv_fprop"  # CUTLASS 2.x implicit-GEMM Conv2d fprop, NHWC, sm_80..sm_90
+    sm90_conv_fprop = "sm90_conv_fprop"  # CUTLASS 3.x TMA-im2col + wgmma Conv2d fprop, sm_90a (experimental)
 
 
 class ConvIterator(StrEnum):
@@ -104,6 +105,9 @@ class KernelConfig:
             warp = "x".join(map(str, self.warp))
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
+        if self.family is Family.sm90_conv_fprop:
+            cl = "x".join(map(str, self.cluster))
+            return f"conv2d_fprop_sm90_{d}_nhwc_t{tile}_c{cl}_s{self.stages}_{align}_{self.epilogue.value}"
         if self.family is Family.sm80_conv_fprop:
             warp = "x".join(map(str, self.warp))
             return (f"conv2d_fprop_sm80_{d}_nhwc_{self.conv_iterator.value}_t{tile}_w{warp}_s{self.stages}_"
@@ -122,6 +126,10 @@ class KernelConfig:
         if self.pad_c:
             suffix += f"_padc{self.pad_c}"
         return self.variant_name + suffix
+
+    @property
+    def is_conv(self) -> bool:
+        return self.family in (Family.sm80_conv_fprop, Family.sm90_conv_fprop)
 
     @property
     def is_2x(self) -> bool:

@@ -182,7 +182,7 @@ def epilogue_supported(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str |
 
 def family_for_arch(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """wgmma and setmaxnreg exist only on sm_90a."""
-    if cfg.family is Family.sm90_tma and not hw.has_wgmma:
+    if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop) and not hw.has_wgmma:
         return f"{hw.arch} has no wgmma"
     return None
 
@@ -231,7 +231,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     units = tiles * cfg.split_k
     intensity = (tm * tn) / (tm + tn)
     # First look on the H200: 2.x mma.sync kernels reach ~55% of the wgmma ones on big tiles.
-    speed = (1.0 if cfg.family is Family.sm90_tma else 0.55) * min(intensity, 64) / 64
+    wgmma = {Family.sm90_tma: 1.0, Family.sm90_conv_fprop: 0.9}  # the sm90 conv schedule is not persistent
+    speed = wgmma.get(cfg.family, 0.55) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
     if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
         waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
@@ -247,7 +248,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     cost = max(compute, memory) + 0.1 * min(compute, memory)
     if cfg.split_k > 1:
         cost *= 1.05  # the reduction's extra launch or semaphore wait
-    if cfg.family is Family.sm90_tma:
+    if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
         full = tiles >= 1.5 * hw.sm_count
         # Probe on the H200: TMA epilogues and 2-CTA multicast win on large grids, the no-smem
         # epilogue on small ones (1024x777x512 at 2.3x cuBLAS).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from worker.kernels import prune as gemm_rules
-from worker.kernels.config import ConvIterator, KernelConfig
+from worker.kernels.config import ConvIterator, Family, KernelConfig
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import Hardware
 from worker.kernels.prune import Check, PruneReport, diverse_top, estimated_cost, funnel
@@ -25,6 +25,8 @@ def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str
     allowed = prob.max_alignment()
     if any(a > b for a, b in zip(cfg.alignment, allowed, strict=True)):
         return f"alignment {cfg.alignment} > {allowed} for C={prob.kernel_c}, K={cp.k}"
+    if cfg.family is Family.sm90_conv_fprop and (cfg.alignment[0] < 8 or cfg.alignment[2] < 8):
+        return "TMA im2col needs 16-byte channel rows (C and K multiples of 8)"
     if cfg.alignment[0] < 2:
         # cp.async copies 4, 8 or 16 bytes: odd channel counts must be padded (BOLT's padding)
         return f"C={prob.kernel_c} allows only 2-byte loads; cp.async needs 4: pad the channels"
@@ -71,7 +73,7 @@ def conv_padding_worthwhile(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) ->
 CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_alignment_fits, conv_iterator_fits, conv_small_channels,
                               conv_optimized_over_analytic]
 # GEMM rules that hold for the implicit GEMM (alignment and swizzle have conv-specific versions).
-GEMM_RULES_FOR_CONV = [gemm_rules.epilogue_supported, gemm_rules.smem_capacity, gemm_rules.accumulator_registers,
+GEMM_RULES_FOR_CONV = [gemm_rules.family_for_arch, gemm_rules.epilogue_supported, gemm_rules.smem_capacity, gemm_rules.accumulator_registers,
                        gemm_rules.warps_per_block, gemm_rules.large_warp_tiles, gemm_rules.tile_fits_problem,
                        gemm_rules.fills_the_gpu, gemm_rules.split_k_worthwhile, gemm_rules.sm80_stages_for_k]
 

@@ -67,7 +67,7 @@ CONV_ITERATOR = {
     ConvIterator.few_channels: "kFewChannels",
 }
 TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2",
-                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2"}
+                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2", Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2"}
 
 
 class UnsupportedConfig(ValueError):
@@ -114,6 +114,8 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             if cfg.conv_iterator not in CONV_ITERATOR:
                 raise UnsupportedConfig("a conv kernel needs an iterator algorithm")
             tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
+    elif cfg.family is Family.sm90_conv_fprop:
+        tokens.update(cluster=[int(v) for v in cfg.cluster])
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
             raise UnsupportedConfig("the no-smem epilogue cannot fuse a bias and a residual")
@@ -133,6 +135,8 @@ def render(cfg: KernelConfig) -> str:
 
 def tma_operands(cfg: KernelConfig) -> list[str]:
     """Which pointer each TMA descriptor that build_params describes belongs to, in order."""
+    if cfg.family is Family.sm90_conv_fprop:  # A, C and D through im2col descriptors, B tiled
+        return ["A", "B", *(["C"] if cfg.epilogue.parts.residual else []), "D"]
     if cfg.family is not Family.sm90_tma:
         return []
     ops = ["A", "B"]

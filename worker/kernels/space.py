@@ -6,6 +6,7 @@ Enumeration is deliberately generous; worker/kernels/prune.py decides what is wo
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 
 from service.specs.gemm import Layout
@@ -96,9 +97,30 @@ def conv_sm80_space(cp: ConvProblem) -> Iterator[KernelConfig]:
                             )
 
 
+def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
+    """CUTLASS 3.x TMA-im2col + wgmma fprop kernels (sm_90a). TMA needs 16-byte channel rows, so odd
+    channel counts are offered padded to 8. CUTLASS 4.2 has only the non-persistent schedule here."""
+    prob = cp if cp.c % 8 == 0 else cp.padded(8)
+    align_ab, _, align_c = prob.max_alignment()
+    for tm, tn in itertools.product((64, 128), (64, 128, 256)):
+        for cluster in ((1, 1), (2, 1), (1, 2)):
+            yield KernelConfig(
+                family=Family.sm90_conv_fprop, dtype=prob.dtype, layout_a=Layout.row, layout_b=Layout.col,
+                epilogue=prob.epilogue, tile=(tm, tn, 64), alignment=(align_ab, align_ab, align_c), cluster=cluster,
+                pad_c=prob.pad_c,
+            )
+
+
+def experimental_sm90_conv() -> bool:
+    """The sm90 conv kernels compile (CI checks it) but have not yet been verified on a GPU: they
+    join the search only when KILN_EXPERIMENTAL_SM90_CONV=1."""
+    return os.environ.get("KILN_EXPERIMENTAL_SM90_CONV") == "1"
+
+
 CONV_SPACES = {"sm_80": [conv_sm80_space], "sm_86": [conv_sm80_space], "sm_89": [conv_sm80_space],
                "sm_90": [conv_sm80_space], "sm_90a": [conv_sm80_space]}
 
 
 def full_conv_space(cp: ConvProblem, arch: str) -> list[KernelConfig]:
-    return [cfg for space in CONV_SPACES[arch] for cfg in space(cp)]
+    spaces = CONV_SPACES[arch] + ([conv_sm90_space] if arch == "sm_90a" and experimental_sm90_conv() else [])
+    return [cfg for space in spaces for cfg in space(cp)]

@@ -26,7 +26,9 @@ BUILDER_ARGS = {
                              "dilation_w:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32", "beta:f32",
                              "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
 }
-ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop"}
+BUILDER_ARGS[Family.sm90_conv_fprop] = BUILDER_ARGS[Family.sm80_conv_fprop]
+ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop",
+         Family.sm90_conv_fprop: "kiln_conv2d_fprop"}
 RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
 
 
@@ -45,7 +47,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "params_by_value": True,
         "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
         "workspace": "meta[workspace] bytes, zeroed before each launch",
-        "cluster_launch": cfg.family is Family.sm90_tma,
+        "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop),
         "family": cfg.family.value,
         "dtype": cfg.dtype.value,
         "layout_a": cfg.layout_a.value,
@@ -55,7 +57,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
                      "activation": activation_of(cfg.epilogue).value,
                      "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
         "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
-        **(_conv_contract(cfg) if cfg.family is Family.sm80_conv_fprop else {}),
+        **(_conv_contract(cfg) if cfg.is_conv else {}),
         **(_pointwise_contract() if conv_as_gemm else {}),
     }
 
@@ -77,5 +79,5 @@ def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:
         "padding_rule": "zero-pad C of activations and filters up to a multiple of pad_channels_to; "
                         "pass the padded C to the builder",
         "builder_dims": "n h w c k r s p q pad_h pad_w stride_h stride_w dilation_h dilation_w (c = padded C)",
-        "iterator": cfg.conv_iterator.value,
+        "iterator": cfg.conv_iterator.value if cfg.is_2x else "tma_im2col",
     }}

@@ -51,6 +51,59 @@ class TmaDesc:
     dims: list[int]
     strides: list[int]
     box: list[int]
+    im2col: Im2colRecord | None = None  # set for im2col descriptors (sm90 conv): encoded from the record
+
+
+IM2COL_MAGIC = 0x4332494B  # "KI2C", written by Kiln's NVRTC overlay of copy_traits_sm90_im2col.hpp
+
+
+@dataclass
+class Im2colRecord:
+    """The arguments of cuTensorMapEncodeIm2col, as CUTLASS computed them on the device (the
+    overlay writes them into the descriptor's 128 bytes; layout in worker/kernels/overlay.py)."""
+
+    rank: int
+    swizzle_bits: int
+    swizzle_base: int
+    l2promo: int
+    oobfill: int
+    dims: list[int]
+    strides: list[int]  # byte strides of dims 1..rank-1
+    lower: list[int]
+    upper: list[int]
+    channels_per_pixel: int
+    pixels_per_column: int
+    element_strides: list[int]
+
+    @classmethod
+    def parse(cls, raw: bytes) -> Im2colRecord:
+        w = struct.unpack_from("<32I", raw)
+        if w[0] != IM2COL_MAGIC:
+            raise CudaError("im2col TMA record missing: the cubin was not built with Kiln's NVRTC overlay")
+        rank, flags = w[1], w[2]
+        spatial = rank - 2
+        strides = list(struct.unpack_from("<4Q", raw, 32))
+        corners = struct.unpack_from("<6i", raw, 64)
+        return cls(rank, flags & 0xFF, (flags >> 8) & 0xFF, (flags >> 16) & 0xFF, (flags >> 24) & 0xFF,
+                   list(w[3:3 + rank]), strides[: rank - 1], list(corners[:spatial]), list(corners[3:3 + spatial]),
+                   w[22], w[23], list(w[24:24 + rank]))
+
+
+_L2 = {0: "CU_TENSOR_MAP_L2_PROMOTION_NONE", 1: "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
+       2: "CU_TENSOR_MAP_L2_PROMOTION_L2_128B", 3: "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"}
+_OOB = {0: "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE", 1: "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"}
+
+
+def encode_im2col(ptr: int, r: Im2colRecord) -> bytes:
+    if r.swizzle_base:
+        raise CudaError(f"im2col swizzle base {r.swizzle_base} is not supported by this launcher")
+    tm = check(cu.cuTensorMapEncodeIm2col(
+        cu.CUtensorMapDataType.CU_TENSOR_MAP_DATA_TYPE_UINT16, r.rank, ptr,
+        [cu.cuuint64_t(x) for x in r.dims], [cu.cuuint64_t(x) for x in r.strides], r.lower, r.upper,
+        r.channels_per_pixel, r.pixels_per_column, [cu.cuuint32_t(x) for x in r.element_strides],
+        cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, getattr(cu.CUtensorMapSwizzle, _SWIZZLE[r.swizzle_bits]),
+        getattr(cu.CUtensorMapL2promotion, _L2[r.l2promo]), getattr(cu.CUtensorMapFloatOOBfill, _OOB[r.oobfill])))
+    return ctypes.string_at(tm.getPtr(), 128)
 
 
 @dataclass
@@ -74,7 +127,8 @@ class PreparedLaunch:
             for off, delta in offsets:
                 struct.pack_into("<Q", buf, off, base + delta if base else 0)
         for d in self.tma:
-            buf[d.offset:d.offset + 128] = encode_tma(pointers[d.operand], d)
+            encoded = encode_im2col(pointers[d.operand], d.im2col) if d.im2col else encode_tma(pointers[d.operand], d)
+            buf[d.offset:d.offset + 128] = encoded
         return bytes(buf)
 
 
@@ -137,7 +191,11 @@ class LoadedKernel:
         tma = []
         for i, operand in enumerate(self.launch["tma_operands"][: meta[f["num_tma"]]]):
             o = meta[f["tma"] + i * f["tma_stride"]: f["tma"] + (i + 1) * f["tma_stride"]]
-            tma.append(TmaDesc(operand, o[0], o[1], o[2], list(o[4:9]), list(o[9:14]), list(o[14:19])))
+            if o[1] == -1:  # im2col: the builder left the encode arguments in the descriptor's bytes
+                record = Im2colRecord.parse(bytes(params[o[0]:o[0] + 128]))
+                tma.append(TmaDesc(operand, o[0], record.rank, record.swizzle_bits, [], [], [], record))
+            else:
+                tma.append(TmaDesc(operand, o[0], o[1], o[2], list(o[4:9]), list(o[9:14]), list(o[14:19])))
         skip = {range(d.offset, d.offset + 128) for d in tma}
         slots = _find_slots(bytes(params), skip)
         smem = meta[f["smem"]]
