@@ -128,3 +128,34 @@ def test_experimental_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
                             torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
     ok, reason, _ = gpu_bench.verify(c, prob)
     assert ok, reason
+
+
+def test_kiln_conv_module_uses_the_kernel(tmp_path: Path) -> None:
+    """KilnConv2dModule → kiln::conv2d → the registry's KilnConv2d (padded stem conv), vs cuDNN."""
+    import torch
+
+    from worker.runtime import torch_ops
+    from worker.runtime.torch_conv import KilnConv2d
+
+    spec = Conv2dSpec.model_validate({"op": "conv2d", **CASES[0]})
+    entry = _compiled(spec, tmp_path, limit=1)[0]
+    kernel = KilnConv2d(Path(entry["cubin_path"]).read_bytes(), entry["launch"], spec.model_dump(mode="json"))
+
+    class Fixed(torch_ops.KernelRegistry):
+        calls = 0
+
+        def conv2d(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            Fixed.calls += 1
+            return kernel
+
+    torch_ops.set_registry(Fixed(None))
+    try:
+        conv = torch_ops.KilnConv2dModule(3, 64, 7, stride=2, padding=3, activation="relu", device="cuda",
+                                          dtype=torch.half)
+        x = torch.randn(2, 3, 17, 19, device="cuda", dtype=torch.half)
+        y = conv(x)
+        ref = torch.relu(torch.nn.functional.conv2d(x.float(), conv.weight.float(), conv.bias.float(), 2, 3))
+        assert Fixed.calls == 1 and y.shape == ref.shape
+        assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+    finally:
+        torch_ops.set_registry(None)
