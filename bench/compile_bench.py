@@ -23,7 +23,7 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import ConvIterator, EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune
@@ -37,7 +37,14 @@ SM90 = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogu
                      tile_scheduler=TileScheduler.persistent),
         KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 64),
                      schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                     tile_scheduler=TileScheduler.persistent),
+        # the suite's most frequent winner shape (session 2): ping-pong, TMA/EVT epilogue, 2-CTA cluster
+        KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (128, 128, 128),
+                     cluster=(1, 2), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
                      tile_scheduler=TileScheduler.persistent)]
+CONV = [KernelConfig(Family.sm80_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 64, 32),
+                     warp=(64, 32, 32), stages=3, swizzle=1, conv_iterator=ConvIterator.optimized),
+        KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))]
 
 
 def timed(compiler: Compiler, configs: list[KernelConfig], arch: str) -> list[dict]:
@@ -62,6 +69,7 @@ def _cached_wall(configs: list[KernelConfig]) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
+    p.add_argument("--name", default=f"compile_cpu_{dt.date.today():%Y%m%d}.json", help="file under bench/results/")
     args = p.parse_args()
     spaces = []
     for g in json.loads(args.suite.read_text())["gemm"]:
@@ -77,18 +85,18 @@ def main() -> None:
             "sm80_no_pch": timed(no_pch, SM80, "sm_90"),
             "sm80_pch": timed(with_pch, SM80, "sm_90"),
             "sm90": timed(with_pch, SM90, "sm_90a"),
+            "conv": timed(with_pch, CONV, "sm_90a"),
         }
         runs["cached_second_request"] = timed(with_pch, SM80, "sm_90")[:-1] + timed(with_pch, SM90, "sm_90a")
     summary = {}
-    for key in ("sm80_no_pch", "sm80_pch", "sm90"):
+    for key in ("sm80_no_pch", "sm80_pch", "sm90", "conv"):
         secs = [r["nvrtc_seconds"] for r in runs[key] if "nvrtc_seconds" in r]
         summary[key] = {"median_s": statistics.median(secs), "all_s": secs}
     cached = [r for r in runs["cached_second_request"] if "cached" in r]
     assert all(r["cached"] for r in cached), "second request should be served from the cache"
     summary["cached_ms_per_variant"] = round(1000 * _cached_wall(SM80), 2)
     payload = {**provenance(), "benchmark": "compile", "one_core": True, "spaces": spaces, "runs": runs, "summary": summary}
-    host = "cpu"
-    path = write_result(f"compile_{host}_{dt.date.today():%Y%m%d}.json", payload)
+    path = write_result(args.name, payload)
     print(json.dumps(summary, indent=1))
     print("wrote", path)
 
