@@ -23,6 +23,7 @@ from service.api.views import job_out, result_out, worker_out
 from service.auth import Scope
 from service.db import cache_stats, queue, results
 from service.db.models import Job, JobState, KernelBlob, TuningResult, Worker, utcnow
+from service.specs.conv2d import Conv2dSpec
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 COOKIE = "kiln_admin"
@@ -152,15 +153,24 @@ def result_detail(request: Request, spec_key: str, session: ReadSessionDep, _a: 
         bars = [Bar(b.label, b.value, b.label == winner_name) for b in bars]
     chart = candidates_chart(bars, row.baseline_time_us)
     roof = ""
-    if row.op == "gemm" and row.kernel_time_us:
-        m, n, k = spec["m"], spec["n"], spec["k"]
-        flops = 2.0 * m * n * k * spec.get("batch", 1)
-        moved = 2.0 * (m * k + n * k + m * n) * spec.get("batch", 1)
+    if row.kernel_time_us and row.op in ("gemm", "conv2d"):
+        flops, moved = _work(row.op, spec)
         peak, bw = ceilings_for(row.measured_gpu)
         roof = roofline(flops, moved, row.kernel_time_us * 1e-6, peak, bw)
     ordered = sorted(row.candidates, key=lambda c: (c.time_us is None, c.time_us or 0.0))
     return page(request, "result.html", r=result_out(row), candidates=ordered, chart=chart, roofline=roof,
                 winner_name=winner_name)
+
+
+def _work(op: str, spec: dict) -> tuple[float, float]:
+    """Useful FLOPs and compulsory bytes (fp16/bf16 operands, each read or written once)."""
+    if op == "gemm":
+        m, n, k, b = spec["m"], spec["n"], spec["k"], spec.get("batch", 1)
+        return 2.0 * m * n * k * b, 2.0 * (m * k + n * k + m * n) * b
+    conv = Conv2dSpec.model_validate(spec)
+    p, q = conv.output_hw
+    moved = 2.0 * (conv.n * conv.h * conv.w * conv.c + conv.k * conv.r * conv.s * conv.c + conv.n * p * q * conv.k)
+    return float(conv.flops), moved
 
 
 @router.get("/jobs/{job_id}", response_class=HTMLResponse)

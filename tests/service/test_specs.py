@@ -109,3 +109,14 @@ def test_key_is_stable_under_shuffled_json(m: int, n: int, k: int, epi: Epilogue
     random.shuffle(items)
     shuffled = json.loads(json.dumps(dict(items)))
     assert spec_key(GemmSpec.model_validate(fields), T) == spec_key(GemmSpec.model_validate(shuffled), T)
+
+
+def test_dashboard_roofline_work_for_gemm_and_conv() -> None:
+    from service.admin.routes import _work
+
+    flops, moved = _work("gemm", {"m": 128, "n": 256, "k": 64})
+    assert flops == 2 * 128 * 256 * 64 and moved == 2 * (128 * 64 + 256 * 64 + 128 * 256)
+    conv = {"op": "conv2d", "n": 2, "h": 8, "w": 8, "c": 16, "k": 32, "r": 3, "s": 3, "padding": 1}
+    flops, moved = _work("conv2d", conv)
+    assert flops == 2 * (2 * 8 * 8) * 32 * (16 * 9)
+    assert moved == 2 * (2 * 8 * 8 * 16 + 32 * 9 * 16 + 2 * 8 * 8 * 32)
