@@ -13,14 +13,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from service.cli.problems import add_problem_flags, problems_from_args
-from service.specs import GemmSpec
+from service.specs import Conv2dSpec, GemmSpec
 from service.specs.target import ARCHES
 
 console = Console()
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    c = sub.add_parser("compile", help="enumerate, prune and NVRTC-compile the variants for a GEMM (CPU only)")
+    c = sub.add_parser("compile", help="enumerate, prune and NVRTC-compile the variants for a GEMM or Conv2d (CPU only)")
     add_problem_flags(c)
     c.add_argument("--limit", type=int, default=12, help="compile the best N after pruning")
     c.add_argument("--out", type=Path, default=None, help="write <variant>.cubin and index.json here")
@@ -32,24 +32,33 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def compile_command(args: argparse.Namespace) -> int:
     from worker.kernels.compiler import Compiler
+    from worker.kernels.conv_problem import ConvProblem
     from worker.kernels.hardware import hardware_for
     from worker.kernels.problem import GemmProblem
     from worker.kernels.prune import prune
-    from worker.kernels.space import full_space
+    from worker.kernels.prune_conv import prune_conv
+    from worker.kernels.space import full_conv_space, full_space
     from worker.runtime.launch_meta import launch_meta
 
     problems, target = problems_from_args(args)
-    gemms = [p for p in problems if p["op"] == "gemm"]
-    if not gemms:
-        console.print("[red]error[/]: kiln compile takes --gemm problems")
+    if not problems:
+        console.print("[red]error[/]: kiln compile takes a --gemm or --conv problem")
         return 2
     arch = (target or {}).get("arch") or "sm_90a"
     if arch not in ARCHES:
         console.print(f"[red]error[/]: unknown arch {arch}")
         return 2
-    problem = GemmProblem.from_spec(GemmSpec.model_validate(gemms[0]))
-    report = prune(full_space(problem, arch), problem, hardware_for(arch), limit=args.limit)
-    table = Table("rule", "removed", "example", title=f"{problem.m}x{problem.n}x{problem.k} {problem.epilogue.value} on {arch}")
+    first = problems[0]
+    if first["op"] == "conv2d":
+        conv = ConvProblem.from_spec(Conv2dSpec.model_validate(first))
+        report = prune_conv(full_conv_space(conv, arch), conv, hardware_for(arch), limit=args.limit)
+        m, n, k = conv.gemm.m, conv.gemm.n, conv.gemm.k
+        title = f"conv2d {conv.n}x{conv.h}x{conv.w}x{conv.c}→{conv.k} {conv.r}x{conv.s} (implicit GEMM {m}x{n}x{k})"
+    else:
+        problem = GemmProblem.from_spec(GemmSpec.model_validate(first))
+        report = prune(full_space(problem, arch), problem, hardware_for(arch), limit=args.limit)
+        title = f"{problem.m}x{problem.n}x{problem.k}"
+    table = Table("rule", "removed", "example", title=f"{title} {first.get('epilogue', 'none')} on {arch}")
     for rule, n in report.removed.items():
         table.add_row(rule, str(n), report.examples.get(rule, ""))
     console.print(table)

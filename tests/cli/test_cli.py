@@ -87,3 +87,13 @@ def test_token_create_and_db_upgrade(tmp_path: Path) -> None:
     assert kiln(None, "db", "upgrade", env=env).returncode == 0
     r = kiln(None, "token", "create", "--name", "ci", "--scope", "submit", env=env)
     assert r.returncode == 0 and r.stdout.strip().startswith("kiln_")
+
+
+def test_compile_explains_the_pruning_funnel_for_gemm_and_conv() -> None:
+    gemm = kiln(None, "compile", "--gemm", "4096x768x3072", "--epilogue", "bias", "--explain", "--limit", "4")
+    assert gemm.returncode == 0, gemm.stderr
+    assert "fills_the_gpu" in gemm.stdout and "compiling the best 4" in gemm.stdout
+    conv = kiln(None, "compile", "--conv", "32x224x224x3x64x7x7", "--stride", "2", "--padding", "3",
+                "--epilogue", "bias_relu", "--explain", "--limit", "4")
+    assert conv.returncode == 0, conv.stderr
+    assert "conv_alignment_fits" in conv.stdout and "padc4" in conv.stdout  # the C=3 stem is padded
