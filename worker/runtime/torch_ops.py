@@ -141,21 +141,32 @@ def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue
     return x.new_empty((x.shape[0], weight.shape[0]))
 
 
-class KilnLinear(torch.nn.Linear):
-    """nn.Linear (plus a fused activation) whose matmul runs Kiln's tuned kernel where there is one."""
+def fusable(activation: str) -> str:
+    if activation not in ("none", "relu", "gelu", "silu", "hardswish", "sigmoid"):
+        raise ValueError(f"activation {activation!r} has no fused epilogue")
+    return activation
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, *, activation: str = "none",
-                 device: Any = None, dtype: Any = None) -> None:
-        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
-        if activation not in ("none", "relu", "gelu", "silu", "hardswish", "sigmoid"):
-            raise ValueError(f"activation {activation!r} has no fused epilogue")
-        self.activation = activation
+
+class FusedEpilogue:
+    """The epilogue a layer's bias and activation fuse into (what its Kiln spec asks for)."""
+
+    activation: str
+    bias: Any
 
     @property
     def epilogue(self) -> str:
         if self.bias is None:
             return self.activation
         return "bias" if self.activation == "none" else f"bias_{self.activation}"
+
+
+class KilnLinear(FusedEpilogue, torch.nn.Linear):
+    """nn.Linear (plus a fused activation) whose matmul runs Kiln's tuned kernel where there is one."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, *, activation: str = "none",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
+        self.activation = fusable(activation)
 
     @classmethod
     def from_linear(cls, linear: torch.nn.Linear, activation: str = "none") -> KilnLinear:
@@ -203,7 +214,7 @@ def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: 
     return x.new_empty((n, k, p, q)).contiguous(memory_format=torch.channels_last)
 
 
-class KilnConv2dModule(torch.nn.Conv2d):
+class KilnConv2dModule(FusedEpilogue, torch.nn.Conv2d):
     """nn.Conv2d (dense, zeros padding) plus a fused activation, running Kiln's tuned kernel where
     there is one that beat cuDNN. Keep activations channels_last: that is NHWC, Kiln's layout."""
 
@@ -212,17 +223,9 @@ class KilnConv2dModule(torch.nn.Conv2d):
                  dtype: Any = None) -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups=1, bias=bias,
                          device=device, dtype=dtype)
-        if activation not in ("none", "relu", "gelu", "silu", "hardswish", "sigmoid"):
-            raise ValueError(f"activation {activation!r} has no fused epilogue")
+        self.activation = fusable(activation)
         if isinstance(self.padding, str):
             raise ValueError("string padding ('same'/'valid') is not supported: pass the numbers")
-        self.activation = activation
-
-    @property
-    def epilogue(self) -> str:
-        if self.bias is None:
-            return self.activation
-        return "bias" if self.activation == "none" else f"bias_{self.activation}"
 
     @classmethod
     def from_conv(cls, conv: torch.nn.Conv2d, activation: str = "none") -> KilnConv2dModule:
