@@ -55,6 +55,10 @@ class Operands:
     C: torch.Tensor | None
     D: torch.Tensor
     bias: torch.Tensor | None
+    n: int = 0  # the problem's N when N was padded (D's first n columns are the result)
+
+    def out(self) -> torch.Tensor:
+        return self.D[:, : self.n] if self.n else self.D
 
     def pointers(self) -> dict[str, int]:
         return {"A": self.A.data_ptr(), "B": self.B.data_ptr(), "C": self.C.data_ptr() if self.C is not None else 0,
@@ -72,7 +76,9 @@ class Problem:
         self.alpha, self.beta = float(spec.get("alpha", 1.0)), float(spec.get("beta", 0.0))
         self.epi = epilogue
 
-    def make(self, shape: tuple[int, ...], kind: str, pad_c: int = 0) -> Operands:
+    def make(self, shape: tuple[int, ...], kind: str, pad: int = 0) -> Operands:
+        """Operands for one run; with `pad`, K and N are zero-padded to a multiple of it, as the
+        launch contract of a padded kernel asks the client to do (row-major A, W[N, K] only)."""
         m, n, k = shape
         dev, dt = "cuda", self.dtype
 
@@ -81,6 +87,18 @@ class Problem:
                 return torch.randint(-1, 2, shape, device=dev).to(dt)
             return (torch.randn(*shape, device=dev) * 0.5).to(dt)
 
+        if pad:
+            kp, np_ = -(-k // pad) * pad, -(-n // pad) * pad
+
+            def padded(rows: int, cols: int, real_rows: int, real_cols: int) -> torch.Tensor:
+                t = torch.zeros(rows, cols, device=dev, dtype=dt)
+                t[:real_rows, :real_cols] = gen(real_rows, real_cols)
+                return t
+
+            C = padded(m, np_, m, n) if self.epi["residual"] else None
+            bias = padded(1, np_, 1, n)[0] if self.epi["bias"] else None
+            D = torch.empty(m, np_, device=dev, dtype=dt)
+            return Operands(padded(m, kp, m, k), padded(np_, kp, n, k), C, D, bias, n=n)
         A = gen(m, k) if self.spec["layout_a"] == "row" else gen(k, m)
         B = gen(n, k) if self.spec["layout_b"] == "col" else gen(k, n)
         C = gen(m, n) if self.epi["residual"] else None
@@ -116,13 +134,16 @@ class Problem:
         return o.B if self.spec["layout_b"] == "col" else o.B.t()
 
     def reference(self, o: Operands) -> torch.Tensor:
+        """fp32 on the device; padded rows/columns of the operands are zeros and drop out, and only
+        the problem's own N columns are compared."""
         acc = self.a_mk(o).float() @ self.b_nk(o).float().t()
         x = self.alpha * acc
         if o.bias is not None:
             x = x + o.bias.float()
         if self.epi["residual"]:
             x = x + self.beta * o.C.float()
-        return activation(self.epi["activation"], x)
+        y = activation(self.epi["activation"], x)
+        return y[:, : o.n] if o.n else y
 
     def library(self, o: Operands) -> dict[str, Any]:
         """Library paths for this problem: cuBLAS GEMM + torch elementwise ops, and cuBLASLt's fused
@@ -161,7 +182,8 @@ class Candidate:
         self.kernel = LoadedKernel(Path(entry["cubin_path"]).read_bytes(), entry["launch"])
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
         self._prepared: dict[tuple, PreparedLaunch] = {}
-        self.pad_c = int(entry["config"].get("pad_c", 0))  # conv: the channel padding its contract asks for
+        cfg = entry["config"]  # the padding its launch contract asks for: conv channels or GEMM K/N
+        self.pad_c = int(cfg.get("pad_c", 0) or cfg.get("pad_kn", 0))
         self.workspace: torch.Tensor | None = None
         self.sets: list[Any] = []
 
@@ -210,12 +232,12 @@ def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
         o.D.fill_(float("nan"))
         c.run(o)
         check(torch.cuda.synchronize() or 0)
-        err = rel_error(o.D, ref)
+        err = rel_error(o.out(), ref)
         exact = kind == "int" and prob.epi["activation"] in ("identity", "relu") and prob.alpha == 1.0
         if exact:
             want = ref.to(prob.dtype)
-            if not torch.equal(o.D, want):
-                bad = int((want != o.D).sum())
+            if not torch.equal(o.out(), want):
+                bad = int((want != o.out()).sum())
                 return False, f"{bad} elements differ on exact small-integer inputs ({_dims(shape)})", err
         elif not err <= tol:
             return False, f"relative error {err:.2e} > {tol:.0e} on {kind} inputs ({_dims(shape)})", err

@@ -28,6 +28,9 @@ class ConvOperands:
     bias: torch.Tensor | None
     c: int  # real channels
 
+    def out(self) -> torch.Tensor:
+        return self.D
+
     def pointers(self) -> dict[str, int]:
         return {"A": self.x.data_ptr(), "B": self.w.data_ptr(), "C": self.C.data_ptr() if self.C is not None else 0,
                 "D": self.D.data_ptr(), "bias": self.bias.data_ptr() if self.bias is not None else 0}

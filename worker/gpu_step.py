@@ -101,7 +101,7 @@ class GpuTuningStep:
         if problem.is_pointwise and hw.has_wgmma:
             # BOLT: a 1x1 conv is a GEMM; the sm90 GEMM kernels compete with the conv kernels.
             gemm = prune(full_space(problem.gemm, arch), problem.gemm, hw, limit=self.limit)
-            sm90 = [c for c in gemm.kept if c.family is Family.sm90_tma]
+            sm90 = [c for c in gemm.kept if c.family is Family.sm90_tma and not c.pad_kn]  # convs pad channels instead
             report.total += gemm.total
             report.survivors += gemm.survivors
             report.kept += sm90
@@ -128,7 +128,7 @@ class GpuTuningStep:
             for cfg in variants:
                 o = by_compiled[cfg.compiled]
                 if not o.ok:
-                    if cfg == cfg.compiled or cfg.pad_c:
+                    if cfg == cfg.compiled or cfg.padding:
                         failed.append({"name": cfg.name, "config": cfg.to_dict(), "status": "compile_failed",
                                        "reason": (o.error or "") + "\n" + o.log[-4000:], "compile_seconds": o.seconds})
                     continue

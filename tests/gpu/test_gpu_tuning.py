@@ -100,3 +100,33 @@ def test_tuning_step_picks_a_verified_winner_and_states_the_baseline() -> None:
     assert any(c["status"] == "timed" for c in out.candidates)
     assert events[-1]["timed"] >= 1 and events[0]["phase"] == "compiling"
     assert out.kernels[0].cubin[:4] == b"\x7fELF"
+
+
+def test_padded_gemm_verifies_and_launches_from_unpadded_tensors(tmp_path: Path) -> None:
+    """BOLT's padding: N=777 zero-padded to 784 runs an 8-wide TMA kernel; the worker verifies it
+    on padded operands, and KilnGemm pads a client's unpadded tensors itself."""
+    from dataclasses import replace
+
+    import torch
+
+    from worker import gpu_bench
+    from worker.runtime.torch_gemm import KilnGemm
+
+    cfg = replace(SM90_BIAS, epilogue_schedule=EpilogueSchedule.tma, pad_kn=8)
+    [o] = Compiler(Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache",
+                   jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error
+    path = tmp_path / "padded.cubin"
+    path.write_bytes(o.cubin or b"")
+    meta = launch_meta(cfg)
+    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
+    prob = _problem("bias", 1024, 777, 512)
+    ok, reason, _ = gpu_bench.verify(_candidate(entry, prob), prob)
+    assert ok, reason
+    kernel = KilnGemm(o.cubin or b"", meta, {"op": "gemm", "dtype": "f16", "epilogue": "bias"})
+    x = torch.randn(300, 509, device="cuda", dtype=torch.half)
+    w = torch.randn(777, 509, device="cuda", dtype=torch.half)
+    b = torch.randn(777, device="cuda", dtype=torch.half)
+    y = kernel(x, w, b)
+    ref = x.float() @ w.float().t() + b.float()
+    assert y.shape == (300, 777) and float((y.float() - ref).norm() / ref.norm()) < 2e-3

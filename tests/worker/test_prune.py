@@ -84,11 +84,28 @@ def test_small_problems_get_small_tiles_and_unaligned_ones_no_tma() -> None:
     assert all(c.tile[0] <= 64 or c.tile_scheduler is TileScheduler.streamk for c in small)
     assert any(c.tile_scheduler is TileScheduler.streamk or c.split_k > 1 for c in small)  # K split over the SMs
     odd = P.prune(full_space(ODD_N, "sm_90a"), ODD_N, H, limit=12).kept
-    assert odd and all(c.epilogue_schedule is not EpilogueSchedule.tma for c in odd)
-    assert all(c.alignment[2] == 1 for c in odd)
+    as_given = [c for c in odd if not c.pad_kn]
+    padded = [c for c in odd if c.pad_kn]
+    assert as_given and all(c.epilogue_schedule is not EpilogueSchedule.tma for c in as_given)
+    assert all(c.alignment[2] == 1 for c in as_given)
+    # BOLT's padding: N=777 zero-padded to 784 allows 128-bit loads and the TMA epilogue; both are timed
+    assert padded and all(c.pad_kn == 8 and c.alignment == (8, 8, 8) for c in padded)
+    survivors = P.prune(full_space(ODD_N, "sm_90a"), ODD_N, H).kept
+    assert any(c.pad_kn and c.epilogue_schedule is EpilogueSchedule.tma for c in survivors)
 
 
 def test_plain_sm90_and_sm80_get_only_2x_kernels() -> None:
     for arch in ("sm_90", "sm_80"):
         kept = P.prune(full_space(SMALL, arch), SMALL, hardware_for(arch), limit=6).kept
         assert kept and all(c.family is Family.sm80_tensorop for c in kept)
+
+
+def test_aligned_problems_are_never_padded_and_padding_is_a_launch_contract() -> None:
+    from worker.runtime.launch_meta import launch_meta
+
+    assert not any(c.pad_kn for c in full_space(BIG, "sm_90a"))
+    padded = replace(C90, pad_kn=8)
+    assert padded.compiled == C90.compiled and padded.name.endswith("_padkn8")  # same cubin, other inputs
+    assert ODD_N.padded(8).n == 784 and ODD_N.padded(8).k == 512 and ODD_N.padded(8).max_alignment() == (8, 8, 8)
+    meta = launch_meta(padded)
+    assert meta["gemm_padding"]["pad_k_and_n_to"] == 8 and "gemm_padding" not in launch_meta(C90)

@@ -87,13 +87,19 @@ class KernelConfig:
     max_swizzle: int = 1
     split_k: int = 1
     pad_c: int = 0  # conv: the client pads channels to a multiple of this (0: no padding)
+    pad_kn: int = 0  # GEMM: the client zero-pads K and N to a multiple of this (0: no padding)
 
-    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c")
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c", "pad_kn")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
-        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0)
+        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0, pad_kn=0)
+
+    @property
+    def padding(self) -> int:
+        """What the launch contract asks the client to pad to (conv channels or GEMM K/N), 0 if nothing."""
+        return self.pad_c or self.pad_kn
 
     @property
     def variant_name(self) -> str:
@@ -125,6 +131,8 @@ class KernelConfig:
             suffix += f"_k{self.split_k}"
         if self.pad_c:
             suffix += f"_padc{self.pad_c}"
+        if self.pad_kn:
+            suffix += f"_padkn{self.pad_kn}"
         return self.variant_name + suffix
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, GemmSpec, Layout
@@ -26,6 +26,15 @@ class GemmProblem:
     @property
     def flops(self) -> int:
         return 2 * self.m * self.n * self.k * self.batch
+
+    def padded(self, multiple: int) -> GemmProblem:
+        """The problem with K and N zero-padded up to a multiple (the client pads A's and W's
+        columns, W's rows and the bias; it reads D's first N columns). M never needs it: no
+        operand's rows run along M in the row-major A / nn.Linear W layout."""
+        def up(v: int) -> int:
+            return -(-v // multiple) * multiple
+
+        return replace(self, k=up(self.k), n=up(self.n))
 
     def leading_dims(self) -> tuple[int, int, int]:
         """Elements between rows of A, B and D: what 128-bit alignment is about."""

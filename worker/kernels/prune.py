@@ -302,8 +302,11 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
 
 
 def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, p, hw)) for r in RULES}
-    return funnel(configs, checks, lambda c: estimated_cost(c, p, hw), limit)
+    def as_run(cfg: KernelConfig) -> GemmProblem:  # a padded config runs the padded problem
+        return p.padded(cfg.pad_kn) if cfg.pad_kn else p
+
+    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, as_run(cfg), hw)) for r in RULES}
+    return funnel(configs, checks, lambda c: estimated_cost(c, as_run(c), hw), limit)
 
 
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
@@ -318,7 +321,7 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     for cfg in ranked:
         # conv kernels also spread over the K tile: it sets how many channels each step loads
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
-        key = (cfg.family, tile, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.pad_c)
+        key = (cfg.family, tile, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.padding)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []
@@ -334,6 +337,6 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
 
 
 def _identity(cfg: KernelConfig) -> tuple[KernelConfig, int]:
-    """What makes two picks different: the cubin, and for convs also the channel padding (the same
-    cubin with padded and unpadded inputs are two candidates worth timing)."""
-    return cfg.compiled, cfg.pad_c
+    """What makes two picks different: the cubin, and the padding its inputs get (the same cubin
+    on padded and unpadded inputs are two candidates worth timing)."""
+    return cfg.compiled, cfg.padding

@@ -22,8 +22,21 @@ from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.problem import GemmProblem
 
 
+def as_given_and_padded(p: GemmProblem) -> list[tuple[GemmProblem, int]]:
+    """BOLT's padding: a GEMM whose K or N is not a multiple of 8 is also offered zero-padded to 8
+    (128-bit loads, TMA), next to the narrower kernels it allows as given; the GPU picks."""
+    if p.layout_a is Layout.row and p.layout_b is Layout.col and p.max_alignment() != (8, 8, 8):
+        return [(p, 0), (p.padded(8), 8)]
+    return [(p, 0)]
+
+
 def sm80_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """CUTLASS 2.x multistage tensor-op kernels: tiles, warp tiles, stages, swizzle, serial split-K."""
+    for prob, pad in as_given_and_padded(p):
+        yield from _sm80_configs(prob, pad)
+
+
+def _sm80_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     align = p.max_alignment()
     for tm, tn, tk in itertools.product((64, 128, 256), (64, 128, 256), (32, 64)):
         for wm, wn in itertools.product((32, 64), (32, 64)):
@@ -36,12 +49,17 @@ def sm80_space(p: GemmProblem) -> Iterator[KernelConfig]:
                             family=Family.sm80_tensorop, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                             epilogue=p.epilogue, tile=(tm, tn, tk), warp=(wm, wn, tk), instruction=(16, 8, 16),
                             stages=stages, swizzle=swizzle, alignment=align,
-                            split_k_mode="serial" if split_k > 1 else "none", split_k=split_k,
+                            split_k_mode="serial" if split_k > 1 else "none", split_k=split_k, pad_kn=pad,
                         )
 
 
 def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """CUTLASS 3.x TMA + wgmma kernels: tiles, clusters, schedules, epilogues, tile schedulers, split-K."""
+    for prob, pad in as_given_and_padded(p):
+        yield from _sm90_configs(prob, pad)
+
+
+def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     align = p.max_alignment()
     for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128)):
         if tk == 128 and tm * tn > 128 * 128:
@@ -55,6 +73,7 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                                 epilogue=p.epilogue, tile=(tm, tn, tk), alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
+                                pad_kn=pad,
                             )
 
 

@@ -59,6 +59,11 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
         **(_conv_contract(cfg) if cfg.is_conv else {}),
         **(_pointwise_contract() if conv_as_gemm else {}),
+        **({"gemm_padding": {
+            "pad_k_and_n_to": cfg.pad_kn,
+            "rule": "zero-pad K (columns of A and W) and N (rows of W, the bias, columns of C) up to a multiple "
+                    "of pad_k_and_n_to, pass the padded sizes to the builder, read D's first N columns",
+        }} if cfg.pad_kn and not conv_as_gemm else {}),
     }
 
 

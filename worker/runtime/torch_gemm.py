@@ -58,6 +58,9 @@ class KilnGemm:
         self.beta = float(spec.get("beta", 0.0))
         self._prep = ShapePrep(self.kernel, launch.get("runtime"))
         self._packed: OrderedDict[tuple[int, ...], PackedArgs] = OrderedDict()
+        self.pad = int((launch.get("gemm_padding") or {}).get("pad_k_and_n_to", 0))
+        self._padded_key: tuple[int, ...] | None = None
+        self._padded_params_cache: tuple[torch.Tensor, torch.Tensor | None] = (torch.empty(0), None)
 
     @classmethod
     def from_result(cls, cubin: bytes, result: dict[str, Any], meta: dict[str, Any]) -> KilnGemm:
@@ -85,6 +88,33 @@ class KilnGemm:
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
                  residual: torch.Tensor | None = None, out: torch.Tensor | None = None) -> torch.Tensor:
+        """D = epilogue(x @ weight.T + bias [+ residual]). A kernel tuned on padded K/N (its launch
+        contract says `gemm_padding`) gets zero-padded operands: weight and bias once per version,
+        x and residual per call; the result is D's first N columns."""
+        if self.pad and x.dim() == 2 and weight.dim() == 2:
+            k, n = x.shape[1], weight.shape[0]
+            kp, np_ = -(-k // self.pad) * self.pad, -(-n // self.pad) * self.pad
+            if (kp, np_) != (k, n):
+                wp, bp = self._padded_params(weight, bias, kp, np_)
+                xp = torch.nn.functional.pad(x, (0, kp - k)) if kp != k else x
+                rp = torch.nn.functional.pad(residual, (0, np_ - n)) if residual is not None and np_ != n else residual
+                y = self._run(xp, wp, bp, rp, None)[:, :n]
+                return out.copy_(y) if out is not None else y
+        return self._run(x, weight, bias, residual, out)
+
+    def _padded_params(self, weight: torch.Tensor, bias: torch.Tensor | None, kp: int,
+                       np_: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+        key = (weight.data_ptr(), weight._version, bias.data_ptr() if bias is not None else 0,
+               bias._version if bias is not None else 0, kp, np_)
+        if self._padded_key != key:
+            n, k = weight.shape
+            wp = torch.nn.functional.pad(weight, (0, kp - k, 0, np_ - n)).contiguous()
+            bp = torch.nn.functional.pad(bias, (0, np_ - n)).contiguous() if bias is not None else None
+            self._padded_key, self._padded_params_cache = key, (wp, bp)
+        return self._padded_params_cache
+
+    def _run(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, residual: torch.Tensor | None,
+             out: torch.Tensor | None) -> torch.Tensor:
         self._check(x, weight, bias, residual)
         m, k = x.shape
         n = weight.shape[0]
