@@ -6,7 +6,8 @@ Host time only: the loop enqueues launches of a small GEMM (16×4096×4096, bias
 without synchronizing, so what is timed is Python + driver cost per call, not GPU time. Reports
 the median of 7 rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
 takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
-(cuBLAS) and F.linear followed by F.gelu (what it replaces). Writes bench/results/overhead_<gpu>_<date>.json.
+(cuBLAS) and F.linear followed by F.gelu (what it replaces); then the KilnGemm paths again through the opt-in ctypes driver launch
+(`KILN_LAUNCH=driver`), after re-checking the result. Writes bench/results/overhead_<gpu>_<date>.json.
 """
 
 from __future__ import annotations
@@ -80,9 +81,19 @@ def main() -> None:
         for _ in range(100):
             fn()
     results = {name: round(per_call_us(fn, args.calls), 2) for name, fn in paths.items()}
+    # The opt-in ctypes driver launch (worker/runtime/driver_launch.py): same kernel, checked again.
+    os.environ["KILN_LAUNCH"] = "driver"
+    y.fill_(float("nan"))
+    kern(x, w, b, out=y)
+    torch.cuda.synchronize()
+    driver_err = float((y.float() - ref).norm() / ref.norm())
+    for name in ("kiln_call_out", "kiln_bare_launch"):
+        results[name + "_driver"] = round(per_call_us(paths[name], args.calls), 2)
+    os.environ.pop("KILN_LAUNCH")
     gpu = torch.cuda.get_device_name(0)
     payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
-               "rel_error": err, "host_us_per_call": results, "calls_per_round": args.calls}
+               "rel_error": err, "rel_error_driver_launch": driver_err, "host_us_per_call": results,
+               "calls_per_round": args.calls}
     print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")
     name = f"overhead_{gpu.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
     if args.out:

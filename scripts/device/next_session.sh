@@ -9,6 +9,7 @@
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD KILN_DATA_DIR=/tmp/kiln PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null)
+KILN_DATA_DIR=/tmp/kiln timeout 60 python3 -m bench.launch_overhead --calls 5000 --out $OUT/overhead.json 2>&1 | tail -12
 timeout 240 python3 -m pytest tests/gpu -m gpu -q -o addopts="" -p no:cacheprovider -rA > $OUT/gpu_tests.log 2>&1
 echo "gpu tests rc=$?"; grep -E "passed|failed|FAILED" $OUT/gpu_tests.log | tail -8
 EXAMPLE_TIMEOUT=150 bash scripts/device/run_examples.sh

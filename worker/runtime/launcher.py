@@ -17,6 +17,8 @@ from typing import Any
 
 from cuda.bindings import driver as cu
 
+from worker.runtime import driver_launch
+
 SENTINEL_BASE = 0x0000_5A00_0000_0000
 SENTINEL_SPAN = 1 << 36  # 64 GiB between sentinels: room for derived pointers (workspace regions)
 POINTERS = ("A", "B", "C", "D", "bias", "workspace")
@@ -119,6 +121,7 @@ class PreparedLaunch:
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
     config: Any = None  # the CUlaunchConfig, built on first launch
+    driver: Any = None  # the ctypes launch (KILN_LAUNCH=driver), built on first launch
 
     def pack(self, pointers: dict[str, int]) -> bytes:
         buf = bytearray(self.params)
@@ -215,6 +218,15 @@ class LoadedKernel:
         with a launch config built once per shape (only the stream changes)."""
         if prepared.workspace_bytes and workspace:
             check(cu.cuMemsetD8Async(workspace, 0, prepared.workspace_bytes, stream))
+        if driver_launch.enabled():
+            if prepared.driver is None:
+                prepared.driver = driver_launch.DriverLaunch(
+                    int(self.entry), prepared.grid, prepared.threads, prepared.smem,
+                    prepared.cluster if self.launch.get("cluster_launch") else None)
+            result = prepared.driver(stream, args.address)
+            if result:
+                check(cu.CUresult(result))
+            return
         cfg = prepared.config
         if cfg is None:
             cfg = prepared.config = self._launch_config(prepared)

@@ -1,0 +1,67 @@
+"""cuLaunchKernelEx called straight through ctypes, with the launch config built once per shape.
+
+cuda-python's wrapper converts its CUlaunchConfig on every call; on the H200 host that was 16 µs
+of the 16.1 µs a KilnGemm call costs (`bench/results/overhead_h200_20261129.json`). This path
+keeps a C struct per prepared shape and only sets the stream. Opt-in (`KILN_LAUNCH=driver`) until
+it has been measured and checked on a GPU; the struct layouts follow cuda.h (CUDA 12/13) and are
+pinned by tests/runtime/test_driver_launch.py.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any
+
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class CUlaunchAttribute(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", ctypes.c_uint * 16)]  # 64-byte union
+
+
+class CUlaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint), ("gridDimZ", ctypes.c_uint),
+                ("blockDimX", ctypes.c_uint), ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(CUlaunchAttribute)), ("numAttrs", ctypes.c_uint)]
+
+
+def enabled() -> bool:
+    return os.environ.get("KILN_LAUNCH") == "driver"
+
+
+_LIB: Any = None
+
+
+def _driver() -> Any:
+    global _LIB
+    if _LIB is None:
+        lib = ctypes.CDLL("libcuda.so.1")
+        fn = lib.cuLaunchKernelEx
+        fn.argtypes = [ctypes.POINTER(CUlaunchConfig), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        fn.restype = ctypes.c_int
+        _LIB = fn
+    return _LIB
+
+
+class DriverLaunch:
+    """One prepared shape's launch: the config struct (and its cluster attribute) kept alive here."""
+
+    def __init__(self, function: int, grid: tuple[int, int, int], threads: int, smem: int,
+                 cluster: tuple[int, int] | None) -> None:
+        self.function = function
+        self.attr = CUlaunchAttribute()
+        self.config = CUlaunchConfig(grid[0], grid[1], grid[2], threads, 1, 1, smem, None, None, 0)
+        if cluster is not None:
+            self.attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            self.attr.value[0], self.attr.value[1], self.attr.value[2] = cluster[0], cluster[1], 1
+            self.config.attrs = ctypes.pointer(self.attr)
+            self.config.numAttrs = 1
+        self._ref = ctypes.byref(self.config)
+        self._launch = _driver()
+
+    def __call__(self, stream: int, argv_address: int) -> int:
+        """Returns the CUresult (0 on success)."""
+        self.config.hStream = stream
+        return self._launch(self._ref, self.function, argv_address, None)
