@@ -135,3 +135,25 @@ def test_kiln_linear_module_uses_the_kernel(kernel) -> None:  # type: ignore[no-
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
     finally:
         torch_ops.set_registry(None)
+
+
+def test_driver_launch_matches_and_is_capturable(kernel, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The opt-in ctypes launch (KILN_LAUNCH=driver) computes the same result, on torch's stream,
+    inside CUDA graph capture too."""
+    import torch
+
+    monkeypatch.setenv("KILN_LAUNCH", "driver")
+    x = torch.randn(512, 768, device="cuda", dtype=torch.half)
+    w = torch.randn(3072, 768, device="cuda", dtype=torch.half)
+    b = torch.randn(3072, device="cuda", dtype=torch.half)
+    out = torch.full((512, 3072), float("nan"), device="cuda", dtype=torch.half)
+    kernel(x, w, b, out=out)
+    ref = _ref(x, w, b)
+    assert float((out.float() - ref).norm() / ref.norm()) < 2e-3
+    out.fill_(float("nan"))
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        kernel(x, w, b, out=out)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert float((out.float() - ref).norm() / ref.norm()) < 2e-3
