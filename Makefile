@@ -23,6 +23,7 @@ serve: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure-services.sh
 	$(BIN)/ruff check .
+	$(BIN)/mypy service worker bench
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)
@@ -30,6 +31,7 @@ test-fast: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy service worker bench
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load --db sqlite --db postgresql://postgres@127.0.0.1/postgres --seconds 30 --concurrency 64 --out load_$$(date +%Y%m%d).json

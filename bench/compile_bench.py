@@ -17,6 +17,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.common import provenance, write_result
 from service.specs import GemmSpec
@@ -95,7 +96,7 @@ def main() -> None:
             "conv": timed(with_pch, CONV, "sm_90a"),
         }
         runs["cached_second_request"] = timed(with_pch, SM80, "sm_90")[:-1] + timed(with_pch, SM90, "sm_90a")
-    summary = {}
+    summary: dict[str, Any] = {}
     for key in ("sm80_no_pch", "sm80_pch", "sm90", "conv"):
         secs = [r["nvrtc_seconds"] for r in runs[key] if "nvrtc_seconds" in r]
         summary[key] = {"median_s": statistics.median(secs), "all_s": secs}

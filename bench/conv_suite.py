@@ -49,7 +49,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
         "name": entry["name"], "spec": spec.model_dump(mode="json"), "implicit_gemm_mnk": spec.implicit_gemm_mnk,
         "winner": out.config, "kiln_us": kiln, "kiln_spread_us": out.kernel_spread_us, "kiln_tflops": out.tflops,
         "cudnn_conv_only_us": lib.get("cudnn_conv_only"), "cudnn_plus_torch_us": lib.get("cudnn+torch"),
-        "cudnn_fused_us": min(fused.values()) if fused else None, "cudnn_fused_path": min(fused, key=fused.get) if fused else None,
+        "cudnn_fused_us": min(fused.values()) if fused else None, "cudnn_fused_path": min(fused, key=lambda name: fused[name]) if fused else None,
         "ratio_conv_only_over_kiln": ratio(lib.get("cudnn_conv_only")),
         "ratio_unfused_over_kiln": ratio(lib.get("cudnn+torch")),
         "ratio_fused_over_kiln": ratio(min(fused.values()) if fused else None),

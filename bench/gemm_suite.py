@@ -24,6 +24,10 @@ from service.specs import GemmSpec
 from worker.gpu_step import GpuTuningStep
 
 
+def _ratio(library_us: float | None, kiln_us: float | None) -> float | None:
+    return library_us / kiln_us if library_us and kiln_us else None
+
+
 def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     spec = GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
                     epilogue=entry.get("epilogue", "none"))
@@ -31,7 +35,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     t0 = time.monotonic()
     out = step.tune(spec, "sm_90a", lambda **kw: counters.update(kw))
     seconds = time.monotonic() - t0
-    ratio = out.baseline_time_us / out.kernel_time_us if out.kernel_time_us else None
+    ratio = out.baseline_time_us / out.kernel_time_us if out.kernel_time_us and out.baseline_time_us else None
     statuses: dict[str, int] = {}
     for c in out.candidates:
         statuses[c["status"]] = statuses.get(c["status"], 0) + 1
@@ -45,8 +49,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
         "verified": counters.get("verified"), "timed": counters.get("timed"), "candidate_status": statuses,
         "tuning_seconds_cold": round(seconds, 1), "candidates": out.candidates,
         "library_times_us": out.library_times_us,
-        "ratio_unfused_library_over_kiln": (out.library_times_us.get("cublas+torch") / out.kernel_time_us
-                                            if out.kernel_time_us and out.library_times_us.get("cublas+torch") else None),
+        "ratio_unfused_library_over_kiln": _ratio(out.library_times_us.get("cublas+torch"), out.kernel_time_us),
     }
 
 

@@ -129,7 +129,7 @@ async def _hammer(url: str, token: str, problems: list[dict[str, Any]], hashes: 
         await asyncio.gather(*(one(w) for w in range(concurrency)))
         wall = time.perf_counter() - t0
 
-    def summary(xs: list[float]) -> dict[str, float]:
+    def summary(xs: list[float]) -> dict[str, float | None]:
         xs = sorted(xs)
         return {"requests": len(xs), "rps": round(len(xs) / wall, 1),
                 "p50_ms": round(1000 * statistics.median(xs), 2) if xs else None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -43,7 +44,7 @@ def tune_batch(
             arch=kp.target.arch, gpu=kp.target.gpu, toolchain=toolchain().fingerprint,
             priority=priority, max_attempts=max_attempts,
         ))
-        status = "running" if job.state == JobState.running else "queued"
+        status: Literal["running", "queued"] = "running" if job.state == JobState.running else "queued"
         items.append(TuneItem(index=index, spec_key=kp.key, status=status, job_id=job.id, joined_existing=not created))
     return items
 

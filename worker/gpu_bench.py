@@ -20,7 +20,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch, check
+from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
 L2_BYTES = 60 * 1024 * 1024
 TOLERANCE = {"f16": 2e-3, "bf16": 1.6e-2}
@@ -140,7 +140,7 @@ class Problem:
         x = self.alpha * acc
         if o.bias is not None:
             x = x + o.bias.float()
-        if self.epi["residual"]:
+        if self.epi["residual"] and o.C is not None:
             x = x + self.beta * o.C.float()
         y = activation(self.epi["activation"], x)
         return y[:, : o.n] if o.n else y
@@ -156,7 +156,7 @@ class Problem:
             y = F.linear(a, w, o.bias)
             if self.alpha != 1.0:
                 y = y * self.alpha
-            if self.epi["residual"]:
+            if self.epi["residual"] and o.C is not None:
                 y = y + self.beta * o.C
             return activation(act, y)
 
@@ -181,7 +181,7 @@ class Candidate:
         self.problem = problem
         self.kernel = LoadedKernel(Path(entry["cubin_path"]).read_bytes(), entry["launch"])
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
-        self._prepared: dict[tuple, PreparedLaunch] = {}
+        self._prepared: dict[str, PreparedLaunch] = {}
         cfg = entry["config"]  # the padding its launch contract asks for: conv channels or GEMM K/N
         self.pad_c = int(cfg.get("pad_c", 0) or cfg.get("pad_kn", 0))
         self.workspace: torch.Tensor | None = None
@@ -231,7 +231,7 @@ def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
         o, ref = _verify_inputs(prob, shape, kind, c.pad_c)
         o.D.fill_(float("nan"))
         c.run(o)
-        check(torch.cuda.synchronize() or 0)
+        torch.cuda.synchronize()
         err = rel_error(o.out(), ref)
         exact = kind == "int" and prob.epi["activation"] in ("identity", "relu") and prob.alpha == 1.0
         if exact:

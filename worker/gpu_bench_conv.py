@@ -116,7 +116,7 @@ class ConvBench:
         if o.bias is not None:
             y = y + o.bias.float().view(1, -1, 1, 1)
         y = y.permute(0, 2, 3, 1)
-        if self.epi["residual"]:
+        if self.epi["residual"] and o.C is not None:
             y = y + o.C.float()
         return activation(self.epi["activation"], y)
 

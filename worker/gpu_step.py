@@ -185,7 +185,7 @@ class GpuTuningStep:
             if in_flight is None:
                 raise StepFailed(f"GPU measurement process failed: {stderr[-2000:]}", retryable=True)
             crashed.setdefault(in_flight, f"crashed the CUDA context: {stderr.strip().splitlines()[-1] if stderr.strip() else proc.returncode}")
-            plan["skip"] = sorted(set(plan["skip"]) | {in_flight})  # re-measure the rest in a fresh process
+            plan["skip"] = sorted({*plan["skip"], in_flight})  # re-measure the rest in a fresh process
         raise StepFailed("GPU measurement process kept crashing", retryable=True)
 
     def _outcome(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], failed: list[dict[str, Any]],

@@ -148,7 +148,8 @@ def result_detail(request: Request, spec_key: str, session: ReadSessionDep, _a: 
             for c in row.candidates]
     winner_name = None
     if row.kernel_time_us:
-        best = min((c for c in row.candidates if c.time_us), key=lambda c: abs(c.time_us - row.kernel_time_us), default=None)
+        kernel_us = row.kernel_time_us
+        best = min((c for c in row.candidates if c.time_us), key=lambda c: abs((c.time_us or 0.0) - kernel_us), default=None)
         winner_name = best.name if best else None
         bars = [Bar(b.label, b.value, b.label == winner_name) for b in bars]
     chart = candidates_chart(bars, row.baseline_time_us)

@@ -77,10 +77,11 @@ def tune(args: argparse.Namespace) -> int:
         pending = {i["job_id"]: i for i in items if i["status"] != "cached"}
         final: dict[str, dict[str, Any]] = {}
         if pending and not args.no_wait:
-            final = _wait(client, list(pending), args.timeout, quiet=args.json)
-            if final is None:
+            waited = _wait(client, list(pending), args.timeout, quiet=args.json)
+            if waited is None:
                 err.print(f"[red]timed out[/] after {args.timeout:.0f}s")
                 return EXIT_TIMEOUT
+            final = waited
     rows = []
     for item in items:
         job = final.get(item.get("job_id") or "", {})

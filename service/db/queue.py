@@ -131,12 +131,17 @@ def _fenced(job_id: str, token: str) -> Any:
     return and_(Job.id == job_id, Job.lease_token == token, Job.state == JobState.running)
 
 
+def _rowcount(result: Any) -> int:
+    """Rows an UPDATE matched (a CursorResult's; typed as a plain Result by session.execute)."""
+    return int(result.rowcount)
+
+
 def extend_lease(session: Session, *, job_id: str, token: str, lease_seconds: float, now: datetime | None = None) -> bool:
     now = now or utcnow()
     res = session.execute(
         update(Job).where(_fenced(job_id, token)).values(lease_expires_at=now + timedelta(seconds=lease_seconds))
     )
-    return res.rowcount == 1
+    return _rowcount(res) == 1
 
 
 def report_progress(
@@ -150,7 +155,7 @@ def report_progress(
     if phase is not None:
         values["phase"] = phase
     res = session.execute(update(Job).where(_fenced(job_id, token)).values(**values))
-    if res.rowcount != 1:
+    if _rowcount(res) != 1:
         raise LeaseLost()
 
 

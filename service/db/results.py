@@ -59,7 +59,7 @@ class HistoryFilter:
     max_speedup: float | None = None
 
 
-SORTABLE = {
+SORTABLE: dict[str, Any] = {
     "created_at": TuningResult.created_at,
     "speedup": TuningResult.speedup,
     "tflops": TuningResult.tflops,
@@ -73,12 +73,13 @@ def list_results(
     offset: int = 0, limit: int = 50,
 ) -> tuple[list[TuningResult], int]:
     stmt = select(TuningResult)
-    for column, value in (
+    filter_column: Any
+    for filter_column, value in (
         (TuningResult.op, filters.op), (TuningResult.arch, filters.arch), (TuningResult.dtype, filters.dtype),
         (TuningResult.epilogue, filters.epilogue), (TuningResult.measured_gpu, filters.gpu),
     ):
         if value is not None:
-            stmt = stmt.where(column == value)
+            stmt = stmt.where(filter_column == value)
     if filters.since is not None:
         stmt = stmt.where(TuningResult.created_at >= filters.since)
     if filters.until is not None:

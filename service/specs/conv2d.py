@@ -90,7 +90,8 @@ class Conv2dSpec(BaseModel):
 
     @property
     def output_hw(self) -> tuple[int, int]:
-        (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
+        pairs: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = (self.stride, self.padding, self.dilation)  # type: ignore[assignment]
+        (sh, sw), (ph, pw), (dh, dw) = pairs
         p = (self.h + 2 * ph - dh * (self.r - 1) - 1) // sh + 1
         q = (self.w + 2 * pw - dw * (self.s - 1) - 1) // sw + 1
         return p, q

@@ -204,10 +204,10 @@ class Compiler:
                 for slot in list(slots):
                     if slot.index is None:
                         continue
-                    out = self._collect(slot, pending[slot.index])
-                    if out is None:
+                    collected = self._collect(slot, pending[slot.index])
+                    if collected is None:
                         continue
-                    outcomes[slot.index] = out
+                    outcomes[slot.index] = out = collected
                     self.cache.unlock(locks.pop(slot.index))
                     slot.index = None
                     if on_done:

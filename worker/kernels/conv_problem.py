@@ -8,6 +8,7 @@ conv-specific rules (worker/kernels/prune_conv.py) see the convolution itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from service.specs.conv2d import Conv2dSpec
 from service.specs.epilogues import Epilogue
@@ -37,8 +38,11 @@ class ConvProblem:
 
     @classmethod
     def from_spec(cls, spec: Conv2dSpec) -> ConvProblem:
-        return cls(spec.n, spec.h, spec.w, spec.c, spec.k, spec.r, spec.s, tuple(spec.stride), tuple(spec.padding),
-                   tuple(spec.dilation), spec.dtype, spec.epilogue)
+        def pair(v: Any) -> tuple[int, int]:
+            return int(v[0]), int(v[1])
+
+        return cls(spec.n, spec.h, spec.w, spec.c, spec.k, spec.r, spec.s, pair(spec.stride), pair(spec.padding),
+                   pair(spec.dilation), spec.dtype, spec.epilogue)
 
     def padded(self, multiple: int) -> ConvProblem:
         return replace(self, pad_c=multiple if self.c % multiple else 0)

@@ -305,7 +305,10 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
     def as_run(cfg: KernelConfig) -> GemmProblem:  # a padded config runs the padded problem
         return p.padded(cfg.pad_kn) if cfg.pad_kn else p
 
-    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, as_run(cfg), hw)) for r in RULES}
+    def bind(rule: Rule) -> Check:
+        return lambda cfg: rule(cfg, as_run(cfg), hw)
+
+    checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES}
     return funnel(configs, checks, lambda c: estimated_cost(c, as_run(c), hw), limit)
 
 
@@ -325,7 +328,7 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []
-    seen: set[KernelConfig] = set()
+    seen: set[tuple[KernelConfig, int]] = set()
     depth = 0
     while len(picked) < limit and any(depth < len(g) for g in order):
         for group in order:

@@ -95,8 +95,14 @@ def prune_conv(configs: list[KernelConfig], cp: ConvProblem, hw: Hardware, *, li
     def as_given_or_padded(cfg: KernelConfig) -> ConvProblem:
         return cp.padded(cfg.pad_c) if cfg.pad_c else cp
 
-    checks: dict[str, Check] = {r.__name__: (lambda cfg, r=r: r(cfg, cp, hw)) for r in CONV_RULES}
-    checks |= {r.__name__: (lambda cfg, r=r: r(cfg, as_given_or_padded(cfg).gemm, hw)) for r in GEMM_RULES_FOR_CONV}
+    def conv_check(rule: ConvRule) -> Check:
+        return lambda cfg: rule(cfg, cp, hw)
+
+    def gemm_check(rule: gemm_rules.Rule) -> Check:  # the GEMM rules see the implicit GEMM
+        return lambda cfg: rule(cfg, as_given_or_padded(cfg).gemm, hw)
+
+    checks: dict[str, Check] = {rule.__name__: conv_check(rule) for rule in CONV_RULES}
+    checks |= {rule.__name__: gemm_check(rule) for rule in GEMM_RULES_FOR_CONV}
     report = funnel(configs, checks, lambda c: estimated_conv_cost(c, cp, hw), None)
     if limit is not None:
         report.kept = _across_paddings(report.kept, limit)

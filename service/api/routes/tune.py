@@ -43,7 +43,7 @@ def tune(
                     "loc": ["header", "Idempotency-Key"],
                     "msg": "this Idempotency-Key was used with a different request body", "type": "idempotency"}]})
             return JSONResponse(status_code=record.status_code, content=record.response)
-    target = body.target or Target(arch=settings.default_arch)
+    target = body.target or Target.model_validate({"arch": settings.default_arch})
     items = tuning.tune_batch(
         session, problems=tuning.key_problems(list(body.problems), target), priority=body.priority,
         max_attempts=settings.max_attempts,
@@ -70,7 +70,7 @@ def tune(
 )
 async def lookup(body: LookupRequest, request: Request, settings: SettingsDep, _auth: SubmitAuth) -> Response:
     """Async with a per-process cache of immutable results: the hot path of every client."""
-    target = body.target or Target(arch=settings.default_arch)
+    target = body.target or Target.model_validate({"arch": settings.default_arch})
     kp = tuning.key_problems([body.problem], target)[0]
     response = await _lookup_one(request, kp)
     if response.status_code == 404 and body.arch_fallback and target.gpu is not None:

@@ -135,7 +135,7 @@ def post_result(job_id: str, body: ResultIn, session: SessionDep, _auth: WorkerA
             raise KernelMissing(f"kernel {k.sha256} was not uploaded (PUT /kernel/{{sha256}} first)")
         kernels.put_kernel(session, meta={**k.model_dump(), "toolchain": job.toolchain})
     uploaded_elsewhere = body.winner_sha256 and body.winner_sha256 not in {k.sha256 for k in body.kernels}
-    if uploaded_elsewhere and not kernels.blob_exists(session, sha256=body.winner_sha256):
+    if uploaded_elsewhere and body.winner_sha256 and not kernels.blob_exists(session, sha256=body.winner_sha256):
         raise KernelMissing()
     speedup = None
     if body.kernel_time_us and body.baseline_time_us:
