@@ -20,8 +20,11 @@ _CONV = re.compile(r"^(\d+(?:[x:]\d+){6})$")
 def add_problem_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gemm", action="append", default=[], metavar="MxNxK", help="a GEMM problem (repeatable)")
     p.add_argument("--conv", action="append", default=[], metavar="NxHxWxCxKxRxS", help="a Conv2d problem (repeatable)")
-    p.add_argument("--stride", type=int, default=1)
-    p.add_argument("--padding", type=int, default=0)
+    p.add_argument("--stride", type=int, default=1, help="--conv: stride (both dimensions)")
+    p.add_argument("--padding", type=int, default=0, help="--conv: zero padding (both dimensions)")
+    p.add_argument("--dilation", type=int, default=1, help="--conv: dilation (both dimensions)")
+    p.add_argument("--layout", default="NHWC", choices=["NHWC", "NCHW"],
+                   help="--conv: the activations' layout (NCHW is tuned as NHWC; the result says how to transform)")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--dtype", default="f16", choices=["f16", "bf16"])
     p.add_argument("--epilogue", default="none")
@@ -45,7 +48,8 @@ def problems_from_args(args: argparse.Namespace) -> tuple[list[dict[str, Any]], 
             raise ValueError(f"--conv {text!r}: expected NxHxWxCxKxRxS, e.g. 32x56x56x64x64x3x3")
         n, h, w, c, k, r, s = (int(v) for v in re.split(r"[x:]", text))
         raw.append({"op": "conv2d", "n": n, "h": h, "w": w, "c": c, "k": k, "r": r, "s": s, "stride": args.stride,
-                    "padding": args.padding, "dtype": args.dtype, "epilogue": args.epilogue})
+                    "padding": args.padding, "dilation": args.dilation, "layout": args.layout, "dtype": args.dtype,
+                    "epilogue": args.epilogue})
     if args.file:
         data = yaml.safe_load(args.file.read_text()) if args.file.suffix in (".yaml", ".yml") else json.loads(args.file.read_text())
         if isinstance(data, dict):

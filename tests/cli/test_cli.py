@@ -97,3 +97,17 @@ def test_compile_explains_the_pruning_funnel_for_gemm_and_conv() -> None:
                 "--epilogue", "bias_relu", "--explain", "--limit", "4")
     assert conv.returncode == 0, conv.stderr
     assert "conv_alignment_fits" in conv.stdout and "padc4" in conv.stdout  # the C=3 stem is padded
+
+
+def test_conv_flags_build_the_spec() -> None:
+    import argparse
+
+    from service.cli.problems import add_problem_flags, problems_from_args
+
+    p = argparse.ArgumentParser()
+    add_problem_flags(p)
+    args = p.parse_args(["--conv", "2x9x9x24x32x3x3", "--padding", "2", "--dilation", "2", "--layout", "NCHW",
+                         "--epilogue", "bias_silu"])
+    [problem], _ = problems_from_args(args)
+    assert problem["dilation"] == [2, 2] and problem["padding"] == [2, 2] and problem["layout"] == "NCHW"
+    assert problem["epilogue"] == "bias_silu"
