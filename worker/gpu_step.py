@@ -70,6 +70,7 @@ class GpuTuningStep:
         self.gpu_index = gpu_index
         self.limit = limit
         self.data_dir = data_dir or Path(os.environ.get("KILN_DATA_DIR", ".kiln"))
+        jobs = jobs or int(os.environ.get("KILN_COMPILE_JOBS", "0")) or None  # None: every core
         self.compiler = Compiler(self.data_dir / "compile-cache", jobs=jobs)
 
     def device(self) -> DeviceInfo:

@@ -7,6 +7,7 @@ the lease expires); the supervisor restarts it with backoff and leaves the other
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -38,6 +39,15 @@ class Child:
     restarts: int = 0
 
 
+def child_env(workers: int, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The host's cores are split between its GPU workers' compile pools (they share one compile
+    cache, whose per-variant lock already keeps two of them from compiling the same variant), so
+    N workers do not start N × cores NVRTC processes. KILN_COMPILE_JOBS set by the user wins."""
+    env = dict(os.environ if environ is None else environ)
+    env.setdefault("KILN_COMPILE_JOBS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
+    return env
+
+
 class Supervisor:
     def __init__(self, gpus: list[int], extra_args: list[str], name_prefix: str = "gpu") -> None:
         self.gpus = gpus
@@ -49,7 +59,7 @@ class Supervisor:
     def _spawn(self, gpu: int, restarts: int = 0) -> Child:
         cmd = [sys.executable, "-m", "service.cli.main", "worker", "--gpu", str(gpu),
                "--name", f"{self.name_prefix}{gpu}", *self.extra_args]
-        child = Child(gpu, subprocess.Popen(cmd), time.monotonic(), restarts)
+        child = Child(gpu, subprocess.Popen(cmd, env=child_env(len(self.gpus))), time.monotonic(), restarts)
         log.info("GPU %d: worker pid %d", gpu, child.proc.pid)
         return child
 

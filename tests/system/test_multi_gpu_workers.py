@@ -25,6 +25,15 @@ def test_parse_gpus() -> None:
             parse_gpus(bad, 0)
 
 
+def test_gpu_workers_split_the_hosts_compile_cores() -> None:
+    from worker.supervisor import child_env
+
+    cores = os.cpu_count() or 1
+    assert child_env(2, {})["KILN_COMPILE_JOBS"] == str(max(1, cores // 2))
+    assert child_env(64, {})["KILN_COMPILE_JOBS"] == str(max(1, cores // 64))
+    assert child_env(2, {"KILN_COMPILE_JOBS": "5"})["KILN_COMPILE_JOBS"] == "5"  # the user's choice wins
+
+
 def _children(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
     return [int(p) for p in out]
