@@ -40,11 +40,13 @@ class Child:
 
 
 def child_env(workers: int, environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The host's cores are split between its GPU workers' compile pools (they share one compile
-    cache, whose per-variant lock already keeps two of them from compiling the same variant), so
-    N workers do not start N × cores NVRTC processes. KILN_COMPILE_JOBS set by the user wins."""
+    """Compile pools per GPU worker, so that a host runs at most 2 × cores NVRTC processes however
+    many GPUs it has (each can take GBs); a worker compiling alone still gets 2/N of the cores.
+    The workers share one compile cache, whose per-variant lock keeps two of them from compiling
+    the same variant. KILN_COMPILE_JOBS set by the user wins."""
     env = dict(os.environ if environ is None else environ)
-    env.setdefault("KILN_COMPILE_JOBS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
+    cores = os.cpu_count() or 1
+    env.setdefault("KILN_COMPILE_JOBS", str(max(1, min(cores, 2 * cores // max(1, workers)))))
     return env
 
 

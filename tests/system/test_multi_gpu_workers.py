@@ -29,8 +29,10 @@ def test_gpu_workers_split_the_hosts_compile_cores() -> None:
     from worker.supervisor import child_env
 
     cores = os.cpu_count() or 1
-    assert child_env(2, {})["KILN_COMPILE_JOBS"] == str(max(1, cores // 2))
-    assert child_env(64, {})["KILN_COMPILE_JOBS"] == str(max(1, cores // 64))
+    assert child_env(1, {})["KILN_COMPILE_JOBS"] == str(cores)
+    assert child_env(2, {})["KILN_COMPILE_JOBS"] == str(cores)  # two pools of all cores: 2 × cores at most
+    assert child_env(8, {})["KILN_COMPILE_JOBS"] == str(max(1, cores // 4))
+    assert child_env(1024, {})["KILN_COMPILE_JOBS"] == "1"
     assert child_env(2, {"KILN_COMPILE_JOBS": "5"})["KILN_COMPILE_JOBS"] == "5"  # the user's choice wins
 
 
