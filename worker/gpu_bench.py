@@ -69,7 +69,8 @@ class Operands:
 
 
 class Problem:
-    def __init__(self, spec: dict[str, Any], epilogue: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], epilogue: dict[str, Any], device: str = "cuda") -> None:
+        self.device = device  # "cpu" lets tests check operand construction without a GPU
         self.spec = spec
         self.m, self.n, self.k = spec["m"], spec["n"], spec["k"]
         self.dtype = TORCH_DTYPE[spec["dtype"]]
@@ -80,7 +81,7 @@ class Problem:
         """Operands for one run; with `pad`, K and N are zero-padded to a multiple of it, as the
         launch contract of a padded kernel asks the client to do (row-major A, W[N, K] only)."""
         m, n, k = shape
-        dev, dt = "cuda", self.dtype
+        dev, dt = self.device, self.dtype
 
         def gen(*shape: int) -> torch.Tensor:
             if kind == "int":

@@ -51,7 +51,8 @@ class ConvOperands:
 class ConvBench:
     """The same interface as gpu_bench.Problem, for a Conv2d spec."""
 
-    def __init__(self, spec: dict[str, Any], epilogue: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], epilogue: dict[str, Any], device: str = "cuda") -> None:
+        self.device = device  # "cpu" lets tests check operand construction without a GPU
         self.spec = spec
         self.conv = ConvProblem.from_spec(Conv2dSpec.model_validate(spec))
         self.dtype = TORCH_DTYPE[spec["dtype"]]
@@ -86,7 +87,7 @@ class ConvBench:
         cp = self._problem(shape, pad_c)
         p, q = cp.output_hw
         cpad = cp.kernel_c
-        dev, dt = "cuda", self.dtype
+        dev, dt = self.device, self.dtype
 
         def gen(*dims: int) -> torch.Tensor:
             if kind == "int":

@@ -1,0 +1,46 @@
+"""The measurement process's operands on the CPU: padded GEMM and conv inputs are zero where
+padded, references ignore the padding, and each candidate family gets the launch shape it needs.
+(Kernels themselves run in tests/gpu.)"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from worker.gpu_bench import Problem  # noqa: E402
+from worker.gpu_bench_conv import ConvBench  # noqa: E402
+
+EPI = {"bias": True, "residual": False, "activation": "sigmoid"}  # sigmoid(0) = 0.5: padding must not leak
+
+
+def test_padded_gemm_operands_and_reference() -> None:
+    spec = {"m": 300, "n": 777, "k": 509, "dtype": "f16", "layout_a": "row", "layout_b": "col", "alpha": 1.0, "beta": 0.0}
+    prob = Problem(spec, EPI, device="cpu")
+    plain = prob.make((300, 777, 509), "rand")
+    padded = prob.make((300, 777, 509), "rand", 8)
+    assert tuple(padded.A.shape) == (300, 512) and tuple(padded.B.shape) == (784, 512) and padded.bias.shape == (784,)
+    assert tuple(padded.D.shape) == (300, 784) and tuple(padded.out().shape) == (300, 777)
+    assert not padded.A[:, 509:].any() and not padded.B[777:].any() and not padded.B[:, 509:].any()
+    assert prob.launch_shape(padded) == {"m": 300, "n": 784, "k": 512}
+    assert prob.launch_shape(plain) == {"m": 300, "n": 777, "k": 509}
+    ref = prob.reference(padded)
+    assert tuple(ref.shape) == (300, 777)
+    unpadded = torch.sigmoid(padded.A[:, :509].float() @ padded.B[:777, :509].float().t() + padded.bias[:777].float())
+    torch.testing.assert_close(ref, unpadded)
+
+
+def test_conv_operands_padding_and_launch_shapes() -> None:
+    spec = {"op": "conv2d", "n": 2, "h": 9, "w": 11, "c": 3, "k": 16, "r": 3, "s": 3, "padding": 1, "dtype": "f16",
+            "epilogue": "bias_sigmoid"}
+    bench = ConvBench(spec, EPI, device="cpu")
+    o = bench.make(bench.full_shape, "int", 4)
+    assert tuple(o.x.shape) == (2, 9, 11, 4) and not o.x[..., 3:].any() and not o.w[..., 3:].any()
+    dims = bench.launch_shape(o, {"family": "sm80_conv_fprop"})["dims"]
+    assert (dims["c"], dims["p"], dims["q"], dims["k"]) == (4, 9, 11, 16)
+    ref = bench.reference(o)  # NHWC, from the unpadded channels
+    want = torch.sigmoid(torch.nn.functional.conv2d(o.x_nchw().float(), o.w_kcrs().float(), o.bias.float(), 1, 1))
+    torch.testing.assert_close(ref, want.permute(0, 2, 3, 1))
+    pointwise = ConvBench({**spec, "c": 64, "r": 1, "s": 1, "padding": 0}, EPI, device="cpu")
+    po = pointwise.make(pointwise.full_shape, "rand")
+    assert pointwise.launch_shape(po, {"family": "sm90_tma"}) == {"m": 2 * 9 * 11, "n": 16, "k": 64}
