@@ -44,3 +44,16 @@ def test_conv_operands_padding_and_launch_shapes() -> None:
     pointwise = ConvBench({**spec, "c": 64, "r": 1, "s": 1, "padding": 0}, EPI, device="cpu")
     po = pointwise.make(pointwise.full_shape, "rand")
     assert pointwise.launch_shape(po, {"family": "sm90_tma"}) == {"m": 2 * 9 * 11, "n": 16, "k": 64}
+
+
+def test_client_side_gemm_padding_preserves_the_product() -> None:
+    from worker.runtime.torch_gemm import pad_activations, pad_parameters, padded_kn
+
+    x, w, b, r = torch.randn(5, 509), torch.randn(777, 509), torch.randn(777), torch.randn(5, 777)
+    kp, np_ = padded_kn(509, 777, 8)
+    assert (kp, np_) == (512, 784) and padded_kn(512, 784, 8) == (512, 784)
+    wp, bp = pad_parameters(w, b, kp, np_)
+    xp, rp = pad_activations(x, r, kp, np_)
+    assert tuple(wp.shape) == (784, 512) and tuple(xp.shape) == (5, 512) and tuple(rp.shape) == (5, 784)
+    y = (xp @ wp.t() + bp + rp)[:, :777]
+    torch.testing.assert_close(y, x @ w.t() + b + r, rtol=1e-4, atol=1e-4)

@@ -42,6 +42,30 @@ def check_tensors(tensors: dict[str, torch.Tensor | None], dtype: torch.dtype, *
             raise KernelInputError(f"{name} must start on a 16-byte boundary")
 
 
+def padded_kn(k: int, n: int, multiple: int) -> tuple[int, int]:
+    return -(-k // multiple) * multiple, -(-n // multiple) * multiple
+
+
+def pad_parameters(weight: torch.Tensor, bias: torch.Tensor | None, kp: int,
+                   np_: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """W[N, K] → W[Np, Kp] and bias[N] → bias[Np], zero-filled (padded rows produce columns the
+    caller drops; padded K columns multiply zeros)."""
+    n, k = weight.shape
+    wp = torch.nn.functional.pad(weight, (0, kp - k, 0, np_ - n)).contiguous()
+    bp = torch.nn.functional.pad(bias, (0, np_ - n)).contiguous() if bias is not None else None
+    return wp, bp
+
+
+def pad_activations(x: torch.Tensor, residual: torch.Tensor | None, kp: int,
+                    np_: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """x[M, K] → x[M, Kp] and residual[M, N] → residual[M, Np], per call (they change every call)."""
+    xp = torch.nn.functional.pad(x, (0, kp - x.shape[1])) if kp != x.shape[1] else x
+    rp = residual
+    if residual is not None and np_ != residual.shape[1]:
+        rp = torch.nn.functional.pad(residual, (0, np_ - residual.shape[1]))
+    return xp, rp
+
+
 class KilnGemm:
     def __init__(self, cubin: bytes, launch: dict[str, Any], spec: dict[str, Any]) -> None:
         if spec.get("op") != "gemm":
@@ -93,11 +117,10 @@ class KilnGemm:
         x and residual per call; the result is D's first N columns."""
         if self.pad and x.dim() == 2 and weight.dim() == 2:
             k, n = x.shape[1], weight.shape[0]
-            kp, np_ = -(-k // self.pad) * self.pad, -(-n // self.pad) * self.pad
+            kp, np_ = padded_kn(k, n, self.pad)
             if (kp, np_) != (k, n):
                 wp, bp = self._padded_params(weight, bias, kp, np_)
-                xp = torch.nn.functional.pad(x, (0, kp - k)) if kp != k else x
-                rp = torch.nn.functional.pad(residual, (0, np_ - n)) if residual is not None and np_ != n else residual
+                xp, rp = pad_activations(x, residual, kp, np_)
                 y = self._run(xp, wp, bp, rp, None)[:, :n]
                 return out.copy_(y) if out is not None else y
         return self._run(x, weight, bias, residual, out)
@@ -107,10 +130,7 @@ class KilnGemm:
         key = (weight.data_ptr(), weight._version, bias.data_ptr() if bias is not None else 0,
                bias._version if bias is not None else 0, kp, np_)
         if self._padded_key != key:
-            n, k = weight.shape
-            wp = torch.nn.functional.pad(weight, (0, kp - k, 0, np_ - n)).contiguous()
-            bp = torch.nn.functional.pad(bias, (0, np_ - n)).contiguous() if bias is not None else None
-            self._padded_key, self._padded_params_cache = key, (wp, bp)
+            self._padded_key, self._padded_params_cache = key, pad_parameters(weight, bias, kp, np_)
         return self._padded_params_cache
 
     def _run(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, residual: torch.Tensor | None,
