@@ -57,3 +57,14 @@ def test_client_side_gemm_padding_preserves_the_product() -> None:
     assert tuple(wp.shape) == (784, 512) and tuple(xp.shape) == (5, 512) and tuple(rp.shape) == (5, 784)
     y = (xp @ wp.t() + bp + rp)[:, :777]
     torch.testing.assert_close(y, x @ w.t() + b + r, rtol=1e-4, atol=1e-4)
+
+
+def test_client_side_conv_layout_and_channel_padding() -> None:
+    from worker.runtime.torch_conv import to_padded_nhwc
+
+    x = torch.randn(2, 3, 5, 7).contiguous(memory_format=torch.channels_last)
+    p = to_padded_nhwc(x, 4)
+    assert tuple(p.shape) == (2, 5, 7, 4) and not p[..., 3:].any()
+    torch.testing.assert_close(p[..., :3], x.permute(0, 2, 3, 1))
+    y = torch.randn(2, 8, 5, 7).contiguous(memory_format=torch.channels_last)
+    assert to_padded_nhwc(y, 8).data_ptr() == y.data_ptr()  # channels_last is NHWC already: no copy

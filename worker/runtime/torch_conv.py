@@ -48,12 +48,7 @@ class KilnConv2d:
         return -(-c // self.pad_to) * self.pad_to
 
     def to_nhwc(self, x: torch.Tensor) -> torch.Tensor:
-        """NCHW → NHWC with the contract's channel padding (free for channels_last inputs)."""
-        nhwc = x.permute(0, 2, 3, 1)
-        c = nhwc.shape[-1]
-        if self.padded_channels(c) != c:
-            return F.pad(nhwc, (0, self.padded_channels(c) - c)).contiguous()
-        return nhwc.contiguous()
+        return to_padded_nhwc(x, self.pad_to)
 
     def filters(self, weight: torch.Tensor) -> torch.Tensor:
         """KCRS → KRSC, padded; cached per weight tensor version (weights rarely change)."""
@@ -111,6 +106,17 @@ class KilnConv2d:
                          "workspace": ws_ptr})
         self.kernel.launch_packed(p, packed, torch.cuda.current_stream(x.device).cuda_stream, ws_ptr)
         return out.permute(0, 3, 1, 2)
+
+
+def to_padded_nhwc(x: torch.Tensor, pad_to: int) -> torch.Tensor:
+    """NCHW (or KCRS) → NHWC (KRSC) with channels zero-padded to a multiple of pad_to; no copy for a
+    channels_last tensor whose channels need no padding."""
+    nhwc = x.permute(0, 2, 3, 1)
+    c = nhwc.shape[-1]
+    cp = -(-c // pad_to) * pad_to
+    if cp != c:
+        return F.pad(nhwc, (0, cp - c)).contiguous()
+    return nhwc.contiguous()
 
 
 def _pair(v: Any) -> tuple[int, int]:
