@@ -109,3 +109,15 @@ def test_aligned_problems_are_never_padded_and_padding_is_a_launch_contract() ->
     assert ODD_N.padded(8).n == 784 and ODD_N.padded(8).k == 512 and ODD_N.padded(8).max_alignment() == (8, 8, 8)
     meta = launch_meta(padded)
     assert meta["gemm_padding"]["pad_k_and_n_to"] == 8 and "gemm_padding" not in launch_meta(C90)
+
+
+def test_launch_time_variants_share_their_cubin() -> None:
+    from worker.gpu_step import expand_runtime_variants
+
+    streamk = replace(C90, tile_scheduler=TileScheduler.streamk)
+    out = expand_runtime_variants([streamk, C80], DECODE, H)
+    assert {c.compiled for c in out} == {streamk.compiled, C80.compiled}  # no new cubin
+    names = [c.name for c in out]
+    assert any(n.endswith("_k2") for n in names) and any("_rm2" in n for n in names)
+    assert [c for c in out if c.compiled == C80.compiled] == [C80]  # 2.x: swizzle is compiled in
+    assert all(c.split_k == 1 for c in expand_runtime_variants([streamk], BIG, H))  # a full grid: no splits
