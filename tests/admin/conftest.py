@@ -27,10 +27,14 @@ def _register(c: httpx.Client, name: str) -> str:
 
 
 def seed(c: httpx.Client) -> dict[str, Any]:
-    """12 tuned GEMMs with candidates, one running job with progress, one failed job."""
+    """11 tuned GEMMs and a tuned Conv2d with candidates, one running job with progress, one failed job."""
     problems = [{"op": "gemm", "m": 256 * (i + 1), "n": 4096, "k": 1024, "epilogue": EPILOGUES[i % len(EPILOGUES)]}
-                for i in range(12)]
-    c.post("/tune", json={"problems": problems}).raise_for_status()
+                for i in range(11)]
+    problems.append({"op": "conv2d", "n": 32, "h": 56, "w": 56, "c": 64, "k": 64, "r": 3, "s": 3, "padding": 1,
+                     "epilogue": "bias"})
+    submitted = c.post("/tune", json={"problems": problems})
+    submitted.raise_for_status()
+    conv_key = submitted.json()["items"][11]["spec_key"]
     wid = _register(c, "gpu0")
     keys = []
     for i in range(12):
@@ -62,7 +66,7 @@ def seed(c: httpx.Client) -> dict[str, Any]:
     fl = c.post(f"/workers/{w3}/lease").json()
     c.post(f"/jobs/{failed['job_id']}/fail", json={"lease_token": fl["lease_token"], "error": "NVRTC: error: boom",
                                                  "retryable": False}).raise_for_status()
-    return {"keys": keys, "running": running["job_id"], "running_token": lease["lease_token"], "failed": failed["job_id"]}
+    return {"keys": keys, "conv_key": conv_key, "running": running["job_id"], "running_token": lease["lease_token"], "failed": failed["job_id"]}
 
 
 @pytest.fixture(scope="module")

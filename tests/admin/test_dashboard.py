@@ -31,6 +31,7 @@ def test_every_page_renders_without_console_errors(signed_in, dashboard) -> None
     page = signed_in
     pages = {
         "overview": "/admin/", "history": "/admin/history", "result": f"/admin/results/{seeded['keys'][3]}",
+        "result_conv": f"/admin/results/{seeded['conv_key']}",
         "job_running": f"/admin/jobs/{seeded['running']}", "job_failed": f"/admin/jobs/{seeded['failed']}",
         "jobs": "/admin/jobs", "workers": "/admin/workers",
     }
@@ -47,6 +48,9 @@ def test_every_page_renders_without_console_errors(signed_in, dashboard) -> None
     assert page.locator("svg[aria-label='roofline'] circle").count() == 1
     assert page.locator("tr.winner").count() == 1
     assert page.get_attribute("#cubin", "href").startswith("/kernel/")
+    page.goto(service.url + pages["result_conv"])  # a conv result: its own problem line and roofline
+    assert "c64→k64 3×3" in page.inner_text("body")
+    assert page.locator("svg[aria-label='roofline'] circle").count() == 1
     page.goto(service.url + pages["job_failed"])
     assert "boom" in page.inner_text("#job-error") and page.locator("#retry").count() == 1
 
