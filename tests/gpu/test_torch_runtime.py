@@ -30,6 +30,14 @@ def kernel(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     return KilnGemm(out.cubin or b"", launch_meta(CFG), {"op": "gemm", "dtype": "f16", "epilogue": "bias_gelu"})
 
 
+def _operands(m: int, n: int, k: int):  # type: ignore[no-untyped-def]
+    """x[m, k], weight[n, k] and bias[n], fp16 on the GPU."""
+    import torch
+
+    return (torch.randn(m, k, device="cuda", dtype=torch.half), torch.randn(n, k, device="cuda", dtype=torch.half),
+            torch.randn(n, device="cuda", dtype=torch.half))
+
+
 def _ref(x, w, b):  # type: ignore[no-untyped-def]
     import torch
 
@@ -37,25 +45,17 @@ def _ref(x, w, b):  # type: ignore[no-untyped-def]
 
 
 def test_matches_torch_on_several_shapes(kernel) -> None:  # type: ignore[no-untyped-def]
-    import torch
-
     for m, n, k in ((4096, 3072, 768), (100, 1024, 512), (1, 256, 64)):
-        x = torch.randn(m, k, device="cuda", dtype=torch.half)
-        w = torch.randn(n, k, device="cuda", dtype=torch.half)
-        b = torch.randn(n, device="cuda", dtype=torch.half)
+        x, w, b = _operands(m, n, k)
         y = kernel(x, w, b)
         ref = _ref(x, w, b)
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
 
 
 def test_bad_inputs_raise_before_launch(kernel) -> None:  # type: ignore[no-untyped-def]
-    import torch
-
     from worker.runtime.torch_gemm import KernelInputError
 
-    x = torch.randn(64, 64, device="cuda", dtype=torch.half)
-    w = torch.randn(64, 64, device="cuda", dtype=torch.half)
-    b = torch.randn(64, device="cuda", dtype=torch.half)
+    x, w, b = _operands(64, 64, 64)
     for bad, match in (((x.float(), w, b), "dtype|float"), ((x.t(), w, b), "contiguous"), ((x, w, None), "bias"),
                        ((x[:, :60].contiguous(), w[:, :60].contiguous(), b), "alignment"), ((x.cpu(), w, b), "CUDA")):
         with pytest.raises(KernelInputError, match=match):
@@ -65,9 +65,7 @@ def test_bad_inputs_raise_before_launch(kernel) -> None:  # type: ignore[no-unty
 def test_cuda_graph_capture_and_replay(kernel) -> None:  # type: ignore[no-untyped-def]
     import torch
 
-    x = torch.randn(512, 768, device="cuda", dtype=torch.half)
-    w = torch.randn(3072, 768, device="cuda", dtype=torch.half)
-    b = torch.randn(3072, device="cuda", dtype=torch.half)
+    x, w, b = _operands(512, 3072, 768)
     out = torch.empty(512, 3072, device="cuda", dtype=torch.half)
     kernel.prepare(512, 3072, 768)
     s = torch.cuda.Stream()
@@ -89,9 +87,7 @@ def test_cuda_graph_capture_and_replay(kernel) -> None:  # type: ignore[no-untyp
 def test_host_overhead_per_launch(kernel) -> None:  # type: ignore[no-untyped-def]
     import torch
 
-    x = torch.randn(16, 4096, device="cuda", dtype=torch.half)
-    w = torch.randn(4096, 4096, device="cuda", dtype=torch.half)
-    b = torch.randn(4096, device="cuda", dtype=torch.half)
+    x, w, b = _operands(16, 4096, 4096)
     out = torch.empty(16, 4096, device="cuda", dtype=torch.half)
     for _ in range(10):
         kernel(x, w, b, out=out)
@@ -143,9 +139,7 @@ def test_driver_launch_matches_and_is_capturable(kernel, monkeypatch) -> None:  
     import torch
 
     monkeypatch.setenv("KILN_LAUNCH", "driver")
-    x = torch.randn(512, 768, device="cuda", dtype=torch.half)
-    w = torch.randn(3072, 768, device="cuda", dtype=torch.half)
-    b = torch.randn(3072, device="cuda", dtype=torch.half)
+    x, w, b = _operands(512, 3072, 768)
     out = torch.full((512, 3072), float("nan"), device="cuda", dtype=torch.half)
     kernel(x, w, b, out=out)
     ref = _ref(x, w, b)
