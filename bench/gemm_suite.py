@@ -80,7 +80,6 @@ def main() -> None:
             row["twin_no_epilogue_us"] = twin["kiln_us"]
             row["twin_no_epilogue_winner"] = twin["winner_name"]
             row["epilogue_overhead"] = row["kiln_us"] / twin["kiln_us"] - 1 if twin["kiln_us"] else None
-            row["library_times_us"] = row.get("library_times_us")
         rows.append(row)
         if args.out:  # after every shape, so a run cut short still leaves its numbers
             args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))

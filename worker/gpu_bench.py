@@ -20,6 +20,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
 L2_BYTES = 60 * 1024 * 1024
@@ -89,7 +90,7 @@ class Problem:
             return (torch.randn(*shape, device=dev) * 0.5).to(dt)
 
         if pad:
-            kp, np_ = -(-k // pad) * pad, -(-n // pad) * pad
+            kp, np_ = round_up(k, pad), round_up(n, pad)
 
             def padded(rows: int, cols: int, real_rows: int, real_cols: int) -> torch.Tensor:
                 t = torch.zeros(rows, cols, device=dev, dtype=dt)
@@ -184,7 +185,7 @@ class Candidate:
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
         self._prepared: dict[str, PreparedLaunch] = {}
         cfg = entry["config"]  # the padding its launch contract asks for: conv channels or GEMM K/N
-        self.pad_c = int(cfg.get("pad_c", 0) or cfg.get("pad_kn", 0))
+        self.padding = int(cfg.get("pad_c", 0) or cfg.get("pad_kn", 0))
         self.workspace: torch.Tensor | None = None
         self.sets: list[Any] = []
 
@@ -212,12 +213,12 @@ class Candidate:
 _VERIFY_INPUTS: dict[tuple, tuple[Any, Any, torch.Tensor]] = {}
 
 
-def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, pad_c: int) -> tuple[Any, torch.Tensor]:
+def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, pad: int) -> tuple[Any, torch.Tensor]:
     """Inputs and their fp32 reference, made once per shape/kind/padding and reused by every
     candidate (the reference of a large GEMM costs more than timing a kernel)."""
-    key = (id(prob), shape, kind, pad_c)  # the entry holds prob, so its id cannot be reused meanwhile
+    key = (id(prob), shape, kind, pad)  # the entry holds prob, so its id cannot be reused meanwhile
     if key not in _VERIFY_INPUTS:
-        o = prob.make(shape, kind, pad_c)
+        o = prob.make(shape, kind, pad)
         _VERIFY_INPUTS[key] = (prob, o, prob.reference(o))
     _, o, ref = _VERIFY_INPUTS[key]
     return o, ref
@@ -229,7 +230,7 @@ def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
     tol = TOLERANCE[prob.spec["dtype"]]
     worst = 0.0
     for shape, kind in prob.verify_shapes(c.entry["config"]["alignment"]):
-        o, ref = _verify_inputs(prob, shape, kind, c.pad_c)
+        o, ref = _verify_inputs(prob, shape, kind, c.padding)
         o.D.fill_(float("nan"))
         c.run(o)
         torch.cuda.synchronize()
@@ -250,11 +251,11 @@ def _dims(shape: tuple[int, ...]) -> str:
     return "x".join(map(str, shape))
 
 
-def rotating_sets(prob: Any, pad_c: int = 0) -> list[Any]:
+def rotating_sets(prob: Any, pad: int = 0) -> list[Any]:
     """Enough independent operand sets that cycling through them overflows twice the L2."""
-    first = prob.make(prob.full_shape, "rand", pad_c)
+    first = prob.make(prob.full_shape, "rand", pad)
     count = max(2, min(32, math.ceil(2 * L2_BYTES / max(1, first.nbytes()))))
-    return [first] + [prob.make(prob.full_shape, "rand", pad_c) for _ in range(count - 1)]
+    return [first] + [prob.make(prob.full_shape, "rand", pad) for _ in range(count - 1)]
 
 
 def time_launches(fns: list[Any], reps: int) -> list[float]:
@@ -330,9 +331,9 @@ def main(plan_path: str) -> None:
         if not ok:
             results["candidates"][name] = {"status": "verify_failed", "reason": reason, "rel_error": err}
             continue
-        if c.pad_c not in sets_by_pad:
-            sets_by_pad[c.pad_c] = rotating_sets(prob, c.pad_c)
-        c.sets = sets_by_pad[c.pad_c]
+        if c.padding not in sets_by_pad:
+            sets_by_pad[c.padding] = rotating_sets(prob, c.padding)
+        c.sets = sets_by_pad[c.padding]
         fns = [_bind(c, o) for o in c.sets]
         t = summarize(time_launches(fns, reps))
         results["candidates"][name] = {"status": "timed", "rel_error": err, **t, "tflops": flops / t["median_us"] / 1e6}

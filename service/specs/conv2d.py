@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -14,6 +15,14 @@ MAX_BATCH = 4096
 MAX_SPATIAL = 16384
 MAX_CHANNELS = 65536
 MAX_FILTER = 31
+
+
+def output_hw(h: int, w: int, r: int, s: int, stride: Sequence[int], padding: Sequence[int],
+              dilation: Sequence[int]) -> tuple[int, int]:
+    """(P, Q) of a convolution's output: the one formula every conv path here uses."""
+    p = (h + 2 * padding[0] - dilation[0] * (r - 1) - 1) // stride[0] + 1
+    q = (w + 2 * padding[1] - dilation[1] * (s - 1) - 1) // stride[1] + 1
+    return p, q
 
 
 class ConvLayout(StrEnum):
@@ -90,11 +99,7 @@ class Conv2dSpec(BaseModel):
 
     @property
     def output_hw(self) -> tuple[int, int]:
-        pairs: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = (self.stride, self.padding, self.dilation)  # type: ignore[assignment]
-        (sh, sw), (ph, pw), (dh, dw) = pairs
-        p = (self.h + 2 * ph - dh * (self.r - 1) - 1) // sh + 1
-        q = (self.w + 2 * pw - dw * (self.s - 1) - 1) // sw + 1
-        return p, q
+        return output_hw(self.h, self.w, self.r, self.s, self.stride, self.padding, self.dilation)
 
     @property
     def implicit_gemm_mnk(self) -> tuple[int, int, int]:

@@ -10,14 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service.specs.conv2d import Conv2dSpec
+from service.specs.conv2d import Conv2dSpec, output_hw
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
-from worker.kernels.problem import GemmProblem
-
-
-def round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
+from worker.kernels.problem import GemmProblem, round_up
 
 
 @dataclass(frozen=True)
@@ -45,7 +41,8 @@ class ConvProblem:
                    pair(spec.dilation), spec.dtype, spec.epilogue)
 
     def padded(self, multiple: int) -> ConvProblem:
-        return replace(self, pad_c=multiple if self.c % multiple else 0)
+        """Channels zero-padded to a multiple (0, or C already a multiple: as given)."""
+        return replace(self, pad_c=multiple if multiple and self.c % multiple else 0)
 
     @property
     def kernel_c(self) -> int:
@@ -54,8 +51,7 @@ class ConvProblem:
 
     @property
     def output_hw(self) -> tuple[int, int]:
-        (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
-        return ((self.h + 2 * ph - dh * (self.r - 1) - 1) // sh + 1, (self.w + 2 * pw - dw * (self.s - 1) - 1) // sw + 1)
+        return output_hw(self.h, self.w, self.r, self.s, self.stride, self.padding, self.dilation)
 
     @property
     def gemm(self) -> GemmProblem:

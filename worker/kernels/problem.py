@@ -8,6 +8,10 @@ from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, GemmSpec, Layout
 
 
+def round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
 @dataclass(frozen=True)
 class GemmProblem:
     m: int
@@ -30,11 +34,10 @@ class GemmProblem:
     def padded(self, multiple: int) -> GemmProblem:
         """The problem with K and N zero-padded up to a multiple (the client pads A's and W's
         columns, W's rows and the bias; it reads D's first N columns). M never needs it: no
-        operand's rows run along M in the row-major A / nn.Linear W layout."""
-        def up(v: int) -> int:
-            return -(-v // multiple) * multiple
-
-        return replace(self, k=up(self.k), n=up(self.n))
+        operand's rows run along M in the row-major A / nn.Linear W layout. 0: as given."""
+        if not multiple:
+            return self
+        return replace(self, k=round_up(self.k, multiple), n=round_up(self.n, multiple))
 
     def leading_dims(self) -> tuple[int, int, int]:
         """Elements between rows of A, B and D: what 128-bit alignment is about."""

@@ -217,6 +217,11 @@ PEAK_FLOPS_PER_SM = 790e12 / 132
 DRAM_BYTES_PER_S = 4.3e12
 
 
+# Relative MMA throughput on big tiles; 2.x mma.sync kernels (the default) reached ~55% of the
+# wgmma ones in a first look on the H200, and the sm90 conv schedule is not persistent.
+FAMILY_SPEED = {Family.sm90_tma: 1.0, Family.sm90_conv_fprop: 0.9}
+
+
 def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     """A first-order roofline model, for ranking only (seconds, roughly).
 
@@ -230,9 +235,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     tiles = _tiles(cfg, p)
     units = tiles * cfg.split_k
     intensity = (tm * tn) / (tm + tn)
-    # First look on the H200: 2.x mma.sync kernels reach ~55% of the wgmma ones on big tiles.
-    wgmma = {Family.sm90_tma: 1.0, Family.sm90_conv_fprop: 0.9}  # the sm90 conv schedule is not persistent
-    speed = wgmma.get(cfg.family, 0.55) * min(intensity, 64) / 64
+    speed = FAMILY_SPEED.get(cfg.family, 0.55) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
     if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
         waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
@@ -302,14 +305,11 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
 
 
 def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    def as_run(cfg: KernelConfig) -> GemmProblem:  # a padded config runs the padded problem
-        return p.padded(cfg.pad_kn) if cfg.pad_kn else p
-
-    def bind(rule: Rule) -> Check:
-        return lambda cfg: rule(cfg, as_run(cfg), hw)
+    def bind(rule: Rule) -> Check:  # a padded config runs the padded problem
+        return lambda cfg: rule(cfg, p.padded(cfg.pad_kn), hw)
 
     checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES}
-    return funnel(configs, checks, lambda c: estimated_cost(c, as_run(c), hw), limit)
+    return funnel(configs, checks, lambda c: estimated_cost(c, p.padded(c.pad_kn), hw), limit)
 
 
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:

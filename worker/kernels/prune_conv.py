@@ -21,7 +21,7 @@ SMALL_C = 16
 def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """Activation/filter loads are vectors along C, output stores along K: the width must divide
     them, and the multistage mainloop's cp.async moves at least 4 bytes."""
-    prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
+    prob = cp.padded(cfg.pad_c)
     allowed = prob.max_alignment()
     if any(a > b for a, b in zip(cfg.alignment, allowed, strict=True)):
         return f"alignment {cfg.alignment} > {allowed} for C={prob.kernel_c}, K={cp.k}"
@@ -35,7 +35,7 @@ def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str
 
 def conv_iterator_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """Fixed-channel iterators need C equal to the access width; few-channel ones a small C."""
-    c = (cp.padded(cfg.pad_c) if cfg.pad_c else cp).kernel_c
+    c = cp.padded(cfg.pad_c).kernel_c
     if cfg.conv_iterator is ConvIterator.fixed_channels and c != cfg.alignment[0]:
         return f"fixed-channel iterator needs C == {cfg.alignment[0]} (C={c})"
     if cfg.conv_iterator is ConvIterator.few_channels and c > SMALL_C:
@@ -46,7 +46,7 @@ def conv_iterator_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str 
 def conv_small_channels(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """With fewer channels than the K tile, the optimized/analytic iterators load mostly padding:
     small C goes to the fixed/few-channel iterators, which pack several filter taps per K tile."""
-    c = (cp.padded(cfg.pad_c) if cfg.pad_c else cp).kernel_c
+    c = cp.padded(cfg.pad_c).kernel_c
     packs_taps = cfg.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels)
     if c < cfg.tile[2] and not packs_taps and c <= SMALL_C:
         return f"C={c} below the K tile {cfg.tile[2]}: use a fixed/few-channel iterator"
@@ -81,7 +81,7 @@ GEMM_RULES_FOR_CONV = [gemm_rules.family_for_arch, gemm_rules.epilogue_supported
 def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> float:
     """The implicit GEMM's cost (padded K included), slowed by narrow loads: an 8-wide access moves
     16 B per instruction, a 1-wide one 2 B."""
-    prob = cp.padded(cfg.pad_c) if cfg.pad_c else cp
+    prob = cp.padded(cfg.pad_c)
     cost = estimated_cost(cfg, prob.gemm, hw)
     align = cfg.alignment[0]
     if align < 8:
@@ -92,14 +92,11 @@ def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> flo
 
 
 def prune_conv(configs: list[KernelConfig], cp: ConvProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    def as_given_or_padded(cfg: KernelConfig) -> ConvProblem:
-        return cp.padded(cfg.pad_c) if cfg.pad_c else cp
-
     def conv_check(rule: ConvRule) -> Check:
         return lambda cfg: rule(cfg, cp, hw)
 
     def gemm_check(rule: gemm_rules.Rule) -> Check:  # the GEMM rules see the implicit GEMM
-        return lambda cfg: rule(cfg, as_given_or_padded(cfg).gemm, hw)
+        return lambda cfg: rule(cfg, cp.padded(cfg.pad_c).gemm, hw)
 
     checks: dict[str, Check] = {rule.__name__: conv_check(rule) for rule in CONV_RULES}
     checks |= {rule.__name__: gemm_check(rule) for rule in GEMM_RULES_FOR_CONV}

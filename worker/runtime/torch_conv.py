@@ -17,6 +17,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from service.specs.conv2d import output_hw
+from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PreparedLaunch
 from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError, check_tensors
 from worker.runtime.torch_prepare import ShapePrep
@@ -45,7 +47,7 @@ class KilnConv2d:
         return cls(cubin, launch, result["spec"])
 
     def padded_channels(self, c: int) -> int:
-        return -(-c // self.pad_to) * self.pad_to
+        return round_up(c, self.pad_to)
 
     def to_nhwc(self, x: torch.Tensor) -> torch.Tensor:
         return to_padded_nhwc(x, self.pad_to)
@@ -78,8 +80,7 @@ class KilnConv2d:
         n, c, h, w = x.shape
         k, _, r, s = weight.shape
         (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
-        p = (h + 2 * ph - dh * (r - 1) - 1) // sh + 1
-        q = (w + 2 * pw - dw * (s - 1) - 1) // sw + 1
+        p, q = output_hw(h, w, r, s, self.stride, self.padding, self.dilation)
         return {"n": n, "h": h, "w": w, "c": self.padded_channels(c), "k": k, "r": r, "s": s, "p": p, "q": q,
                 "pad_h": ph, "pad_w": pw, "stride_h": sh, "stride_w": sw, "dilation_h": dh, "dilation_w": dw}
 
@@ -113,7 +114,7 @@ def to_padded_nhwc(x: torch.Tensor, pad_to: int) -> torch.Tensor:
     channels_last tensor whose channels need no padding."""
     nhwc = x.permute(0, 2, 3, 1)
     c = nhwc.shape[-1]
-    cp = -(-c // pad_to) * pad_to
+    cp = round_up(c, pad_to)
     if cp != c:
         return F.pad(nhwc, (0, cp - c)).contiguous()
     return nhwc.contiguous()

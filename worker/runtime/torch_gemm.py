@@ -16,6 +16,7 @@ from typing import Any
 
 import torch
 
+from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 from worker.runtime.torch_prepare import ShapePrep
 
@@ -43,7 +44,7 @@ def check_tensors(tensors: dict[str, torch.Tensor | None], dtype: torch.dtype, *
 
 
 def padded_kn(k: int, n: int, multiple: int) -> tuple[int, int]:
-    return -(-k // multiple) * multiple, -(-n // multiple) * multiple
+    return round_up(k, multiple), round_up(n, multiple)
 
 
 def pad_parameters(weight: torch.Tensor, bias: torch.Tensor | None, kp: int,

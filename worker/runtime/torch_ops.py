@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from service.client import KilnClient
 from service.client.common import local_key
+from service.specs.conv2d import output_hw
 from worker.runtime.torch_conv import KilnConv2d
 from worker.runtime.torch_gemm import KilnGemm
 
@@ -209,8 +210,7 @@ def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: 
       dilation: list[int], epilogue: str) -> torch.Tensor:
     n, _, h, w = x.shape
     k, _, r, s = weight.shape
-    p = (h + 2 * padding[0] - dilation[0] * (r - 1) - 1) // stride[0] + 1
-    q = (w + 2 * padding[1] - dilation[1] * (s - 1) - 1) // stride[1] + 1
+    p, q = output_hw(h, w, r, s, stride, padding, dilation)
     return x.new_empty((n, k, p, q)).contiguous(memory_format=torch.channels_last)
 
 
