@@ -134,7 +134,8 @@ class GpuTuningStep:
                                        "reason": (o.error or "") + "\n" + o.log[-4000:], "compile_seconds": o.seconds})
                     continue
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
-                path.write_bytes(o.cubin or b"")
+                if not path.exists():
+                    path.write_bytes(o.cubin or b"")
                 launch = launch_meta(cfg, conv_as_gemm=isinstance(spec, Conv2dSpec) and not cfg.is_conv)
                 candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
                                    "launch": launch, "runtime": launch["runtime"],
