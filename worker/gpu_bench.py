@@ -20,6 +20,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from worker.kernels.config import KernelConfig
 from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
@@ -185,7 +186,7 @@ class Candidate:
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
         self._prepared: dict[str, PreparedLaunch] = {}
         cfg = entry["config"]  # the padding its launch contract asks for: conv channels or GEMM K/N
-        self.padding = int(cfg.get("pad_c", 0) or cfg.get("pad_kn", 0))
+        self.padding = KernelConfig.from_dict(cfg).padding
         self.workspace: torch.Tensor | None = None
         self.sets: list[Any] = []
 

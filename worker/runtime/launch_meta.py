@@ -63,7 +63,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
             "pad_k_and_n_to": cfg.pad_kn,
             "rule": "zero-pad K (columns of A and W) and N (rows of W, the bias, columns of C) up to a multiple "
                     "of pad_k_and_n_to, pass the padded sizes to the builder, read D's first N columns",
-        }} if cfg.pad_kn and not conv_as_gemm else {}),
+        }} if cfg.pad_kn else {}),
     }
 
 
