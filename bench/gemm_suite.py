@@ -5,7 +5,9 @@
 For each shape: the winner's config, TFLOP/s, the best library path (cuBLAS GEMM + torch ops,
 and cuBLASLt's fused epilogues where torch exposes them) measured in the same process, the
 ratio, the candidate funnel and the tuning time (cold; warm for the first shape: compile cache
-hot). Writes bench/results/gemm_<gpu>_<date>.json and prints a table last.
+hot), and the names of the kernels cuBLAS itself ran for the plain GEMM (from torch.profiler:
+their tile, cluster and split-K are what a Kiln winner is up against). Writes
+bench/results/gemm_<gpu>_<date>.json and prints a table last.
 """
 
 from __future__ import annotations
@@ -53,6 +55,25 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def cublas_kernels(entry: dict[str, Any]) -> list[str]:
+    """The GPU kernels torch's F.linear launches for this shape (no epilogue). Profiled in this
+    process after every shape is tuned, so the measurement process never shares the GPU with it."""
+    import torch
+    import torch.nn.functional as F
+    from torch.profiler import ProfilerActivity, profile
+
+    dtype = torch.bfloat16 if entry.get("dtype") == "bf16" else torch.float16
+    x = torch.randn(entry["m"], entry["k"], device="cuda", dtype=dtype)
+    w = torch.randn(entry["n"], entry["k"], device="cuda", dtype=dtype)
+    for _ in range(3):
+        F.linear(x, w)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        F.linear(x, w)
+        torch.cuda.synchronize()
+    return sorted({e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA})
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
@@ -85,6 +106,11 @@ def main() -> None:
             args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))
         print(json.dumps({k: row[k] for k in ("name", "winner_name", "kiln_tflops", "library", "library_tflops",
                                               "ratio_library_over_kiln", "tuning_seconds_cold")}), flush=True)
+    for row, entry in zip(rows, suite, strict=True):
+        try:
+            row["cublas_kernels"] = cublas_kernels(entry)
+        except Exception as exc:  # a diagnostic: never lose the run's numbers over it
+            row["cublas_kernels"] = [f"profiler failed: {exc}"]
     ratios = [r["ratio_library_over_kiln"] for r in rows if r["ratio_library_over_kiln"]]
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
     dev = step.device()

@@ -1,10 +1,13 @@
 """`kiln bench overhead`: host time per launch of a Kiln kernel from PyTorch, against F.linear.
 
-    python -m bench.launch_overhead [--calls 20000] [--out FILE]
+    python -m bench.launch_overhead [--calls 256] [--rounds 41] [--out FILE]
 
-Host time only: the loop enqueues launches of a small GEMM (16×4096×4096, bias+GELU fused)
-without synchronizing, so what is timed is Python + driver cost per call, not GPU time. Reports
-the median of 7 rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
+Host time only. Each round enqueues `--calls` launches of a small GEMM (64×1024×1024, bias+GELU
+fused) without synchronizing and stops the clock before it synchronizes. Two things keep the GPU
+out of the figure: a round stays below the launch queue's depth (a full queue blocks the host
+until the GPU drains it, and the loop would then time the kernel), and the kernel's own GPU time
+(reported as `gpu_us_per_kernel`) is shorter than a launch's host cost. Reports the median over
+the rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
 takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
 (cuBLAS) and F.linear followed by F.gelu (what it replaces); then the KilnGemm paths again through the opt-in ctypes driver launch
 (`KILN_LAUNCH=driver`), after re-checking the result. Writes bench/results/overhead_<gpu>_<date>.json.
@@ -39,35 +42,52 @@ CFG = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.
                    tile_scheduler=TileScheduler.persistent)
 
 
-def per_call_us(fn: Any, calls: int) -> float:
-    rounds = []
-    for _ in range(7):
+M, N, K = 64, 1024, 1024
+
+
+def per_call_us(fn: Any, calls: int, rounds: int) -> float:
+    """Median host microseconds per call; the clock stops before the synchronize that ends a round."""
+    times = []
+    for _ in range(rounds):
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         for _ in range(calls):
             fn()
-        rounds.append((time.perf_counter() - t0) / calls * 1e6)
+        times.append((time.perf_counter() - t0) / calls * 1e6)
         torch.cuda.synchronize()
-    return statistics.median(rounds)
+    return statistics.median(times)
+
+
+def gpu_us_per_kernel(fn: Any, calls: int) -> float:
+    """GPU time of one call, from CUDA events around a synchronized batch."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / calls
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--calls", type=int, default=20000)
+    p.add_argument("--calls", type=int, default=256, help="launches per round (keep below the queue depth)")
+    p.add_argument("--rounds", type=int, default=41)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args()
     cache = Path(os.environ.get("KILN_DATA_DIR", tempfile.mkdtemp())) / "compile-cache"
     [out] = Compiler(cache, jobs=1).compile_all([CFG], target_arch="sm_90a")
     assert out.ok, out.error
     kern = KilnGemm(out.cubin or b"", launch_meta(CFG), {"op": "gemm", "dtype": "f16", "epilogue": "bias_gelu"})
-    x = torch.randn(16, 4096, device="cuda", dtype=torch.half)
-    w = torch.randn(4096, 4096, device="cuda", dtype=torch.half)
-    b = torch.randn(4096, device="cuda", dtype=torch.half)
-    y = torch.empty(16, 4096, device="cuda", dtype=torch.half)
+    x = torch.randn(M, K, device="cuda", dtype=torch.half)
+    w = torch.randn(N, K, device="cuda", dtype=torch.half)
+    b = torch.randn(N, device="cuda", dtype=torch.half)
+    y = torch.empty(M, N, device="cuda", dtype=torch.half)
     ref = F.gelu(F.linear(x.float(), w.float(), b.float()), approximate="tanh")
     kern(x, w, b, out=y)
     err = float((y.float() - ref).norm() / ref.norm())
-    prepared = kern.prepare(16, 4096, 4096)
+    prepared = kern.prepare(M, N, K)
     packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}))
     stream = torch.cuda.current_stream().cuda_stream
     paths = {
@@ -80,7 +100,8 @@ def main() -> None:
     for fn in paths.values():  # warm every path (allocator, cuBLAS handles, memo tables)
         for _ in range(100):
             fn()
-    results = {name: round(per_call_us(fn, args.calls), 2) for name, fn in paths.items()}
+    results = {name: round(per_call_us(fn, args.calls, args.rounds), 2) for name, fn in paths.items()}
+    gpu_us = {name: round(gpu_us_per_kernel(paths[name], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
     # The opt-in ctypes driver launch (worker/runtime/driver_launch.py): same kernel, checked again.
     os.environ["KILN_LAUNCH"] = "driver"
     y.fill_(float("nan"))
@@ -88,12 +109,13 @@ def main() -> None:
     torch.cuda.synchronize()
     driver_err = float((y.float() - ref).norm() / ref.norm())
     for name in ("kiln_call_out", "kiln_bare_launch"):
-        results[name + "_driver"] = round(per_call_us(paths[name], args.calls), 2)
+        results[name + "_driver"] = round(per_call_us(paths[name], args.calls, args.rounds), 2)
     os.environ.pop("KILN_LAUNCH")
     gpu = torch.cuda.get_device_name(0)
     payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
                "rel_error": err, "rel_error_driver_launch": driver_err, "host_us_per_call": results,
-               "calls_per_round": args.calls}
+               "gpu_us_per_kernel": gpu_us, "shape": [M, N, K], "calls_per_round": args.calls,
+               "rounds": args.rounds}
     print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")
     name = f"overhead_{gpu.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
     if args.out:

@@ -85,25 +85,31 @@ def test_cuda_graph_capture_and_replay(kernel) -> None:  # type: ignore[no-untyp
 
 
 def test_host_overhead_per_launch(kernel) -> None:  # type: ignore[no-untyped-def]
+    """Host time only: short rounds (below the launch queue's depth) of a kernel shorter than a
+    launch, the clock stopped before the synchronize, so the GPU cannot pace the loop."""
+    import statistics
+
     import torch
 
-    x, w, b = _operands(16, 4096, 4096)
-    out = torch.empty(16, 4096, device="cuda", dtype=torch.half)
+    x, w, b = _operands(64, 1024, 1024)
+    out = torch.empty(64, 1024, device="cuda", dtype=torch.half)
+
+    def host_us(fn) -> float:  # type: ignore[no-untyped-def]
+        rounds = []
+        for _ in range(21):
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            for _ in range(200):
+                fn()
+            rounds.append((time.perf_counter() - t) / 200 * 1e6)
+        torch.cuda.synchronize()
+        return statistics.median(rounds)
+
     for _ in range(10):
         kernel(x, w, b, out=out)
         torch.nn.functional.linear(x, w, b)
-    torch.cuda.synchronize()
-    n = 2000
-    t = time.perf_counter()
-    for _ in range(n):
-        kernel(x, w, b, out=out)
-    kiln_us = (time.perf_counter() - t) / n * 1e6
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(n):
-        torch.nn.functional.linear(x, w, b)
-    torch_us = (time.perf_counter() - t) / n * 1e6
-    torch.cuda.synchronize()
+    kiln_us = host_us(lambda: kernel(x, w, b, out=out))
+    torch_us = host_us(lambda: torch.nn.functional.linear(x, w, b))
     print(f"host overhead per launch: Kiln {kiln_us:.1f} us, F.linear {torch_us:.1f} us")
     assert kiln_us < 60  # the 10 us target is tracked in the README; this guards against regressions
 

@@ -21,7 +21,7 @@ from service.specs.conv2d import output_hw
 from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PreparedLaunch
 from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError, check_tensors
-from worker.runtime.torch_prepare import ShapePrep
+from worker.runtime.torch_prepare import ShapePrep, raw_stream
 
 
 class KilnConv2d:
@@ -105,7 +105,7 @@ class KilnConv2d:
         packed = p.pack({"A": xs.data_ptr(), "B": ws.data_ptr(), "C": res.data_ptr() if res is not None else 0,
                          "D": out.data_ptr(), "bias": bias.data_ptr() if bias is not None else 0,
                          "workspace": ws_ptr})
-        self.kernel.launch_packed(p, packed, torch.cuda.current_stream(x.device).cuda_stream, ws_ptr)
+        self.kernel.launch_packed(p, packed, raw_stream(x.device.index or 0), ws_ptr)
         return out.permute(0, 3, 1, 2)
 
 

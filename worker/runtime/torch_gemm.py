@@ -18,7 +18,7 @@ import torch
 
 from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
-from worker.runtime.torch_prepare import ShapePrep
+from worker.runtime.torch_prepare import ShapePrep, raw_stream
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -143,7 +143,9 @@ class KilnGemm:
             out = torch.empty((m, n), dtype=self.dtype, device=x.device)
         elif out.shape != (m, n) or out.dtype != self.dtype or not out.is_contiguous() or out.data_ptr() % 16:
             raise KernelInputError(f"out must be a contiguous, 16-byte aligned {self.dtype} tensor of shape ({m}, {n})")
-        p = self.prepare(m, n, k, x.device)
+        device = x.device
+        index = device.index or 0
+        p = self._prep.prepared.get((m, n, k, index)) or self.prepare(m, n, k, device)
         ws = self._prep.workspace(p)
         ptrs = (x.data_ptr(), weight.data_ptr(), residual.data_ptr() if residual is not None else 0, out.data_ptr(),
                 bias.data_ptr() if bias is not None else 0, ws, m, n, k)
@@ -156,5 +158,5 @@ class KilnGemm:
                 self._packed.popitem(last=False)
         else:
             self._packed.move_to_end(ptrs)
-        self.kernel.launch_args(p, args, torch.cuda.current_stream(x.device).cuda_stream, ws)
+        self.kernel.launch_args(p, args, raw_stream(index), ws)
         return out

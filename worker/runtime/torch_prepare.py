@@ -11,6 +11,19 @@ import torch
 from worker.runtime.launcher import LoadedKernel, PreparedLaunch
 
 
+def raw_stream(device_index: int) -> int:
+    """The current torch stream's handle: `torch.cuda.current_stream(d).cuda_stream` builds a Stream
+    object per call (~1-2 µs); torch's own C accessor (what Inductor's generated code calls) does not."""
+    return _RAW_STREAM(device_index)
+
+
+def _raw_stream_portable(device_index: int) -> int:
+    return int(torch.cuda.current_stream(device_index).cuda_stream)
+
+
+_RAW_STREAM = getattr(torch._C, "_cuda_getCurrentRawStream", _raw_stream_portable)
+
+
 class ShapePrep:
     def __init__(self, kernel: LoadedKernel, runtime: dict[str, Any] | None) -> None:
         self.kernel = kernel
@@ -23,19 +36,21 @@ class ShapePrep:
             label: str) -> PreparedLaunch:
         """`shape`: m/n/k for GEMMs, dims=… for convs. `label` names the shape in errors."""
         key = (*key, device.index or 0)
-        if key not in self.prepared:
-            if torch.cuda.is_current_stream_capturing():
-                raise RuntimeError(f"{label} was not prepared before CUDA graph capture: run or prepare it first")
-            if self._scratch is None:
-                self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
-            p = self.kernel.prepare(**shape, alpha=alpha, beta=beta,
-                                    sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
-                                    stream=torch.cuda.current_stream(device).cuda_stream,
-                                    scratch=self._scratch.data_ptr(), runtime=self.runtime)
-            if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
-                self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
-            self.prepared[key] = p
-        return self.prepared[key]
+        hit = self.prepared.get(key)
+        if hit is not None:
+            return hit
+        if torch.cuda.is_current_stream_capturing():
+            raise RuntimeError(f"{label} was not prepared before CUDA graph capture: run or prepare it first")
+        if self._scratch is None:
+            self._scratch = torch.zeros(65536, dtype=torch.uint8, device=device)
+        p = self.kernel.prepare(**shape, alpha=alpha, beta=beta,
+                                sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
+                                stream=torch.cuda.current_stream(device).cuda_stream,
+                                scratch=self._scratch.data_ptr(), runtime=self.runtime)
+        if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
+            self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
+        self.prepared[key] = p
+        return p
 
     def workspace(self, p: PreparedLaunch) -> int:
         return self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
