@@ -63,3 +63,23 @@ def cuda_median_us(fn: Any, *args: Any, runs: int = 100, warmup: int = 10) -> fl
         e.synchronize()
         times.append(s.elapsed_time(e) * 1000)
     return statistics.median(times)
+
+
+def graph_median_us(fn: Any, *args: Any, runs: int = 100, warmup: int = 10) -> float:
+    """Median CUDA-event time of one CUDA-graph replay of fn(*args): GPU time only, as a serving
+    stack that captures its model runs it (host time per op does not count). fn must be
+    capturable and already warm (Kiln kernels prepare their shapes on the first, uncaptured call)."""
+    import torch
+
+    for _ in range(warmup):
+        fn(*args)
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn(*args)  # pointer memos and allocator state for the capture stream
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn(*args)
+    return cuda_median_us(graph.replay, runs=runs, warmup=warmup)

@@ -3,7 +3,9 @@
     KILN_SERVER_URL=… KILN_TOKEN=… python examples/bert_encoder_layer.py [--tune]
 
 --tune submits the layer's GEMMs and waits for them first. Prints max error vs eager and the
-median time of both (CUDA events, 100 runs after warm-up), and writes examples/bert_encoder_layer.json.
+median time of both (CUDA events, 100 runs after warm-up) two ways: run eagerly (host time per op
+counts: on a slow host both are host-bound) and replayed from a CUDA graph (GPU time only, how a
+serving stack runs a captured model); writes examples/bert_encoder_layer.json.
 Last run on the H200: examples/bert_encoder_layer.json (see the README's Python client section).
 """
 
@@ -16,7 +18,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from bench.common import cuda_median_us
+from bench.common import cuda_median_us, graph_median_us
 from service.client import KilnClient
 from service.settings import get_settings
 from worker.runtime.torch_ops import KernelRegistry, KilnLinear, set_registry
@@ -61,7 +63,9 @@ def main() -> None:
     with torch.no_grad():
         err = float((kiln(x).float() - eager(x).float()).abs().max())
         t_eager, t_kiln = cuda_median_us(eager, x), cuda_median_us(kiln, x)
+        g_eager, g_kiln = graph_median_us(eager, x), graph_median_us(kiln, x)
     out = {"max_abs_error": err, "eager_us": t_eager, "kiln_us": t_kiln, "speedup": t_eager / t_kiln,
+           "graph_eager_us": g_eager, "graph_kiln_us": g_kiln, "graph_speedup": g_eager / g_kiln,
            "gpu": torch.cuda.get_device_name()}
     print(json.dumps(out))
     Path(__file__).with_suffix(".json").write_text(json.dumps(out, indent=1))

@@ -124,17 +124,21 @@ def set_registry(registry: KernelRegistry | None) -> None:
     _REGISTRY = registry
 
 
-@torch.library.custom_op("kiln::linear", mutates_args=())
-def kiln_linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue: str) -> torch.Tensor:
-    """epilogue(x @ weight.T + bias) with a Kiln kernel when one is tuned for this shape."""
-    if x.is_cuda and _REGISTRY is not None and x.dim() == 2:
+def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, epilogue: str) -> torch.Tensor:
+    """epilogue(x @ weight.T + bias) with a Kiln kernel when one is tuned for this shape. Eager
+    callers (KilnLinear outside torch.compile) call this directly: the custom op's Python dispatch
+    costs more host time per call than the kernel launch itself."""
+    if _REGISTRY is not None and x.dim() == 2 and x.is_cuda:
         kernel = _REGISTRY.gemm(x.shape[0], weight.shape[0], x.shape[1], x.dtype, epilogue)
         if kernel is not None:
             try:
-                return kernel(x.contiguous(), weight.contiguous(), bias.contiguous() if bias is not None else None)
+                return kernel(x.contiguous(), weight, bias)
             except ValueError:
-                pass  # inputs this kernel cannot take (alignment, dtype): the library path below
+                pass  # inputs this kernel cannot take (alignment, dtype, strides): the library path below
     return reference_linear(x, weight, bias, epilogue)
+
+
+kiln_linear = torch.library.custom_op("kiln::linear", linear, mutates_args=())
 
 
 @kiln_linear.register_fake
@@ -178,7 +182,8 @@ class KilnLinear(FusedEpilogue, torch.nn.Linear):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         flat = x.reshape(-1, x.shape[-1])
-        y = torch.ops.kiln.linear(flat, self.weight, self.bias, self.epilogue)
+        op = torch.ops.kiln.linear if torch.compiler.is_compiling() else linear
+        y = op(flat, self.weight, self.bias, self.epilogue)
         return y.reshape(*x.shape[:-1], self.out_features)
 
 
@@ -189,11 +194,11 @@ def reference_conv2d(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor |
     return ACTIVATIONS[epilogue](F.conv2d(x, weight, bias, stride, padding, dilation))
 
 
-@torch.library.custom_op("kiln::conv2d", mutates_args=())
-def kiln_conv2d(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: list[int],
-                padding: list[int], dilation: list[int], epilogue: str) -> torch.Tensor:
+def conv2d(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: list[int],
+           padding: list[int], dilation: list[int], epilogue: str) -> torch.Tensor:
     """epilogue(conv2d(x, weight) + bias) with a Kiln kernel when one is tuned for this shape; the
-    result is channels_last (NHWC in memory), as cuDNN returns for channels_last inputs."""
+    result is channels_last (NHWC in memory), as cuDNN returns for channels_last inputs. Eager
+    callers call this directly, as for `linear`."""
     if x.is_cuda and _REGISTRY is not None and x.dim() == 4:
         kernel = _REGISTRY.conv2d(tuple(x.shape), tuple(weight.shape), (stride[0], stride[1]), (padding[0], padding[1]),
                                   (dilation[0], dilation[1]), x.dtype, epilogue)
@@ -203,6 +208,9 @@ def kiln_conv2d(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
             except ValueError:
                 pass  # inputs this kernel cannot take: the library path below
     return reference_conv2d(x, weight, bias, stride, padding, dilation, epilogue)
+
+
+kiln_conv2d = torch.library.custom_op("kiln::conv2d", conv2d, mutates_args=())
 
 
 @kiln_conv2d.register_fake
@@ -237,5 +245,6 @@ class KilnConv2dModule(FusedEpilogue, torch.nn.Conv2d):
         return new
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.ops.kiln.conv2d(x, self.weight, self.bias, list(self.stride), list(self.padding),
-                                     list(self.dilation), self.epilogue)
+        op = torch.ops.kiln.conv2d if torch.compiler.is_compiling() else conv2d
+        padding: list[int] = list(self.padding)  # type: ignore[arg-type]  # strings are refused in __init__
+        return op(x, self.weight, self.bias, list(self.stride), padding, list(self.dilation), self.epilogue)
