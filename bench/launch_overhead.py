@@ -9,8 +9,9 @@ until the GPU drains it, and the loop would then time the kernel), and the kerne
 (reported as `gpu_us_per_kernel`) is shorter than a launch's host cost. Reports the median over
 the rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
 takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
-(cuBLAS) and F.linear followed by F.gelu (what it replaces); then the KilnGemm paths again through the opt-in ctypes driver launch
-(`KILN_LAUNCH=driver`), after re-checking the result. Writes bench/results/overhead_<gpu>_<date>.json.
+(cuBLAS) and F.linear followed by F.gelu (what it replaces); then the KilnGemm paths again through
+cuda-python's launch wrapper (`KILN_LAUNCH=cuda-python`; the default is the ctypes driver call),
+after re-checking the result. Writes bench/results/overhead_<gpu>_<date>.json.
 """
 
 from __future__ import annotations
@@ -102,18 +103,18 @@ def main() -> None:
             fn()
     results = {name: round(per_call_us(fn, args.calls, args.rounds), 2) for name, fn in paths.items()}
     gpu_us = {name: round(gpu_us_per_kernel(paths[name], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
-    # The opt-in ctypes driver launch (worker/runtime/driver_launch.py): same kernel, checked again.
-    os.environ["KILN_LAUNCH"] = "driver"
+    # cuda-python's own cuLaunchKernelEx wrapper (KILN_LAUNCH=cuda-python): same kernel, checked again.
+    os.environ["KILN_LAUNCH"] = "cuda-python"
     y.fill_(float("nan"))
     kern(x, w, b, out=y)
     torch.cuda.synchronize()
-    driver_err = float((y.float() - ref).norm() / ref.norm())
+    wrapper_err = float((y.float() - ref).norm() / ref.norm())
     for name in ("kiln_call_out", "kiln_bare_launch"):
-        results[name + "_driver"] = round(per_call_us(paths[name], args.calls, args.rounds), 2)
+        results[name + "_cuda_python"] = round(per_call_us(paths[name], args.calls, args.rounds), 2)
     os.environ.pop("KILN_LAUNCH")
     gpu = torch.cuda.get_device_name(0)
     payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
-               "rel_error": err, "rel_error_driver_launch": driver_err, "host_us_per_call": results,
+               "rel_error": err, "rel_error_cuda_python_launch": wrapper_err, "host_us_per_call": results,
                "gpu_us_per_kernel": gpu_us, "shape": [M, N, K], "calls_per_round": args.calls,
                "rounds": args.rounds}
     print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,37 +20,15 @@ from service.specs import GemmSpec
 from service.specs.conv2d import Conv2dSpec
 from worker.device import DeviceInfo, visible_gpus
 from worker.kernels.compiler import CompileOutcome, Compiler
-from worker.kernels.config import Family, KernelConfig, Raster, TileScheduler
-from worker.kernels.conv_problem import ConvProblem
-from worker.kernels.hardware import Hardware, hardware_for
-from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import PruneReport, prune, split_k_worthwhile
-from worker.kernels.prune_conv import prune_conv
+from worker.kernels.config import KernelConfig
+from worker.kernels.hardware import hardware_for
+from worker.kernels.prune import PruneReport
 from worker.kernels.render import activation_of
-from worker.kernels.space import full_conv_space, full_space
 from worker.runtime.launch_meta import launch_meta
+from worker.selection import select_conv, select_gemm
 from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
 
 DEFAULT_LIMIT = int(os.environ.get("KILN_TUNE_LIMIT", "12"))
-
-
-def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | None = None,
-                            hw: Hardware | None = None) -> list[KernelConfig]:
-    """Raster order, swizzle and stream-K's split count are launch arguments of the same sm90
-    cubin: trying them costs a few milliseconds of GPU time and no compile."""
-    out: list[KernelConfig] = []
-    for cfg in configs:
-        out.append(cfg)
-        if cfg.family is not Family.sm90_tma:
-            continue
-        out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
-        out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
-        if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
-            for splits in (1, 2, 4):
-                split = replace(cfg, split_k=splits)
-                if splits != cfg.split_k and split not in out and split_k_worthwhile(split, problem, hw) is None:
-                    out.append(split)
-    return out
 
 
 def physical_gpu(index: int) -> str:
@@ -85,31 +62,18 @@ class GpuTuningStep:
         return self.tune(spec, job["target"]["arch"], progress)
 
     def tune(self, spec: GemmSpec, arch: str, progress: Progress) -> StepOutcome:
-        problem = GemmProblem.from_spec(spec)
-        if problem.batch != 1:
+        if spec.batch != 1:
             raise StepFailed("batched GEMM (batch > 1) is not generated yet", retryable=False)
-        hw = hardware_for(arch, self._device.sm_count)
-        report = prune(full_space(problem, arch), problem, hw, limit=self.limit)
-        return self._compile_and_measure(spec, report, expand_runtime_variants(report.kept, problem, hw), arch, progress)
+        chosen = select_gemm(spec, arch, hardware_for(arch, self._device.sm_count), self.limit)
+        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress)
 
     def tune_conv(self, spec: Conv2dSpec, arch: str, progress: Progress) -> StepOutcome:
-        """Conv2d fprop as an implicit GEMM; NCHW specs are tuned as NHWC (the result's launch
-        contract tells the client to transform at the boundaries, and to pad channels)."""
-        problem = ConvProblem.from_spec(spec)
-        hw = hardware_for(arch, self._device.sm_count)
-        report = prune_conv(full_conv_space(problem, arch), problem, hw, limit=self.limit)
-        variants = list(report.kept)
-        if problem.is_pointwise and hw.has_wgmma:
-            # BOLT: a 1x1 conv is a GEMM; the sm90 GEMM kernels compete with the conv kernels.
-            gemm = prune(full_space(problem.gemm, arch), problem.gemm, hw, limit=self.limit)
-            sm90 = [c for c in gemm.kept if c.family is Family.sm90_tma and not c.pad_kn]  # convs pad channels instead
-            report.total += gemm.total
-            report.survivors += gemm.survivors
-            report.kept += sm90
-            variants += expand_runtime_variants(sm90, problem.gemm, hw)
-        if not report.kept:
-            raise StepFailed(f"no conv kernel fits this problem: {report.examples}", retryable=False)
-        return self._compile_and_measure(spec, report, variants, arch, progress)
+        """NCHW specs are tuned as NHWC (the result's launch contract tells the client to transform
+        at the boundaries, and to pad channels)."""
+        chosen = select_conv(spec, arch, hardware_for(arch, self._device.sm_count), self.limit)
+        if not chosen.report.kept:
+            raise StepFailed(f"no conv kernel fits this problem: {chosen.report.examples}", retryable=False)
+        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress)
 
     def _compile_and_measure(self, spec: GemmSpec | Conv2dSpec, report: PruneReport, variants: list[KernelConfig],
                              arch: str, progress: Progress) -> StepOutcome:

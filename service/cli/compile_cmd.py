@@ -31,14 +31,13 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def compile_command(args: argparse.Namespace) -> int:
+    """Every problem's pruned space (and, with --explain, what each rule removed), then one parallel
+    compile of the union: the configs a worker's tuning step would compile for the same problems,
+    so running this on a CPU host fills the compile cache a GPU host with the same toolchain reuses."""
     from worker.kernels.compiler import Compiler
-    from worker.kernels.conv_problem import ConvProblem
     from worker.kernels.hardware import hardware_for
-    from worker.kernels.problem import GemmProblem
-    from worker.kernels.prune import prune
-    from worker.kernels.prune_conv import prune_conv
-    from worker.kernels.space import full_conv_space, full_space
     from worker.runtime.launch_meta import launch_meta
+    from worker.selection import Selection, select_conv, select_gemm
 
     problems, target = problems_from_args(args)
     if not problems:
@@ -48,23 +47,26 @@ def compile_command(args: argparse.Namespace) -> int:
     if arch not in ARCHES:
         console.print(f"[red]error[/]: unknown arch {arch}")
         return 2
-    first = problems[0]
-    if first["op"] == "conv2d":
-        conv = ConvProblem.from_spec(Conv2dSpec.model_validate(first))
-        report = prune_conv(full_conv_space(conv, arch), conv, hardware_for(arch), limit=args.limit)
-        m, n, k = conv.gemm.m, conv.gemm.n, conv.gemm.k
-        title = f"conv2d {conv.n}x{conv.h}x{conv.w}x{conv.c}→{conv.k} {conv.r}x{conv.s} (implicit GEMM {m}x{n}x{k})"
-    else:
-        problem = GemmProblem.from_spec(GemmSpec.model_validate(first))
-        report = prune(full_space(problem, arch), problem, hardware_for(arch), limit=args.limit)
-        title = f"{problem.m}x{problem.n}x{problem.k}"
-    table = Table("rule", "removed", "example", title=f"{title} {first.get('epilogue', 'none')} on {arch}")
-    for rule, n in report.removed.items():
-        table.add_row(rule, str(n), report.examples.get(rule, ""))
-    console.print(table)
-    console.print(f"space {report.total} → {report.survivors} after pruning → compiling the best {len(report.kept)}")
-    for cfg in report.kept:
-        console.print(f"  {cfg.name}")
+    hw = hardware_for(arch)
+    selections: list[Selection] = []
+    for problem in problems:
+        if problem["op"] == "conv2d":
+            selections.append(select_conv(Conv2dSpec.model_validate(problem), arch, hw, args.limit))
+        else:
+            selections.append(select_gemm(GemmSpec.model_validate(problem), arch, hw, args.limit))
+    kept = []
+    for chosen in selections:
+        report = chosen.report
+        if args.explain or len(selections) == 1:
+            table = Table("rule", "removed", "example", title=f"{chosen.title} on {arch}")
+            for rule, n in report.removed.items():
+                table.add_row(rule, str(n), report.examples.get(rule, ""))
+            console.print(table)
+        console.print(f"{chosen.title}: space {report.total} → {report.survivors} after pruning → "
+                      f"compiling the best {len(report.kept)}")
+        for cfg in report.kept:
+            console.print(f"  {cfg.name}")
+        kept += [cfg for cfg in report.kept if cfg not in kept]
     if args.explain:
         return 0
     data_dir = Path(os.environ.get("KILN_DATA_DIR", ".kiln"))
@@ -73,8 +75,8 @@ def compile_command(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     with Progress(TextColumn("compiling"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
                   TimeElapsedColumn(), console=console) as bar:
-        task = bar.add_task("compile", total=len(report.kept), last="")
-        outcomes = compiler.compile_all(report.kept, target_arch=arch,
+        task = bar.add_task("compile", total=len(kept), last="")
+        outcomes = compiler.compile_all(kept, target_arch=arch,
                                         on_done=lambda o: bar.update(task, advance=1, last=o.config.variant_name[:60]))
     failed = 0
     for o in outcomes:
@@ -89,6 +91,7 @@ def compile_command(args: argparse.Namespace) -> int:
     if args.out:
         index = [{**r, "config": o.config.to_dict(), "launch": launch_meta(o.config)}
                  for r, o in zip(rows, outcomes, strict=True) if o.ok]
-        (args.out / "index.json").write_text(json.dumps({"prune": report.as_dict(), "variants": index}, indent=1))
+        prune = [{"problem": c.title, **c.report.as_dict()} for c in selections]
+        (args.out / "index.json").write_text(json.dumps({"prune": prune, "variants": index}, indent=1))
     console.print(f"{len(outcomes) - failed} compiled, {failed} failed, {time.monotonic() - t0:.1f}s wall")
     return 1 if failed else 0

@@ -99,6 +99,22 @@ def test_compile_explains_the_pruning_funnel_for_gemm_and_conv() -> None:
     assert "conv_alignment_fits" in conv.stdout and "padc4" in conv.stdout  # the C=3 stem is padded
 
 
+def test_compile_takes_many_problems_and_compiles_what_a_worker_would() -> None:
+    """Every problem is selected with the worker's own code (worker/selection.py); the union of
+    their configs is what gets compiled, so a CPU host can fill a GPU host's compile cache."""
+    from service.specs import GemmSpec
+    from worker.kernels.hardware import hardware_for
+    from worker.selection import select_gemm
+
+    out = kiln(None, "compile", "--gemm", "16x4096x4096", "--gemm", "4096x768x3072", "--epilogue", "bias",
+               "--explain", "--limit", "3")
+    assert out.returncode == 0, out.stderr
+    for m, n, k in ((16, 4096, 4096), (4096, 768, 3072)):
+        chosen = select_gemm(GemmSpec(m=m, n=n, k=k, epilogue="bias"), "sm_90a", hardware_for("sm_90a"), 3)
+        assert f"{m}x{n}x{k} bias" in out.stdout
+        assert all(cfg.name in out.stdout for cfg in chosen.report.kept)
+
+
 def test_conv_flags_build_the_spec() -> None:
     import argparse
 

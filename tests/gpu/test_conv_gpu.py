@@ -102,9 +102,9 @@ def test_conv_tuning_step_finds_a_winner_and_states_cudnn() -> None:
     assert out.launch["conv"]["activation_layout"] == "NHWC"
 
 
-def test_experimental_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
-    """The sm90 TMA-im2col conv kernels (KILN_EXPERIMENTAL_SM90_CONV=1) until this passes on the
-    H200: a 3x3 conv with bias+ReLU, against the fp32 reference."""
+def test_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
+    """The sm90 TMA-im2col conv kernels (host-encoded im2col descriptors from the overlay's
+    record): a 3x3 conv with bias+ReLU, against the fp32 reference."""
     import torch
 
     from service.specs.epilogues import Epilogue

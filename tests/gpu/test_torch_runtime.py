@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -139,12 +140,13 @@ def test_kiln_linear_module_uses_the_kernel(kernel) -> None:  # type: ignore[no-
         torch_ops.set_registry(None)
 
 
-def test_driver_launch_matches_and_is_capturable(kernel, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The opt-in ctypes launch (KILN_LAUNCH=driver) computes the same result, on torch's stream,
-    inside CUDA graph capture too."""
+@pytest.mark.parametrize("path", ["driver", "cuda-python"])
+def test_both_launch_paths_match_and_capture(kernel, monkeypatch, path) -> None:  # type: ignore[no-untyped-def]
+    """The ctypes launch (the default) and cuda-python's wrapper (KILN_LAUNCH=cuda-python) compute
+    the same result, on torch's stream, inside CUDA graph capture too."""
     import torch
 
-    monkeypatch.setenv("KILN_LAUNCH", "driver")
+    monkeypatch.setenv("KILN_LAUNCH", path)
     x, w, b = _operands(512, 3072, 768)
     out = torch.full((512, 3072), float("nan"), device="cuda", dtype=torch.half)
     kernel(x, w, b, out=out)
@@ -157,3 +159,21 @@ def test_driver_launch_matches_and_is_capturable(kernel, monkeypatch) -> None:  
     graph.replay()
     torch.cuda.synchronize()
     assert float((out.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+def test_two_cta_cluster_kernel_through_the_default_launch(tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
+    """A 2x1 cluster needs the launch's cluster attribute: the ctypes path builds it itself."""
+    import torch
+
+    from worker.runtime.torch_gemm import KilnGemm
+
+    cfg = replace(CFG, cluster=(2, 1))
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
+    [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert out.ok, out.error
+    kern = KilnGemm(out.cubin or b"", launch_meta(cfg), {"op": "gemm", "dtype": "f16", "epilogue": "bias_gelu"})
+    x, w, b = _operands(1024, 2048, 512)
+    y = kern(x, w, b)
+    torch.cuda.synchronize()
+    ref = _ref(x, w, b)
+    assert float((y.float() - ref).norm() / ref.norm()) < 2e-3

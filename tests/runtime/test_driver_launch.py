@@ -1,5 +1,5 @@
 """The ctypes launch path's structs match cuda.h's layout (sizes and offsets); the launch itself is
-checked on a GPU by `KILN_LAUNCH=driver python -m bench.launch_overhead`."""
+checked on a GPU by tests/gpu/test_torch_runtime.py and `python -m bench.launch_overhead`."""
 
 from __future__ import annotations
 

@@ -122,10 +122,10 @@ def test_tiny_convs_keep_a_kernel() -> None:
 SM90_CONV = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
 
 
-def test_sm90_conv_joins_the_search_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("KILN_EXPERIMENTAL_SM90_CONV", raising=False)
+def test_sm90_conv_joins_the_search_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KILN_SM90_CONV", "0")
     assert not any(c.family is Family.sm90_conv_fprop for c in full_conv_space(RES, "sm_90a"))
-    monkeypatch.setenv("KILN_EXPERIMENTAL_SM90_CONV", "1")
+    monkeypatch.delenv("KILN_SM90_CONV")
     kept = PC.prune_conv(full_conv_space(RES, "sm_90a"), RES, H, limit=8).kept
     assert any(c.family is Family.sm90_conv_fprop for c in kept)
     assert not any(c.family is Family.sm90_conv_fprop for c in full_conv_space(RES, "sm_80"))

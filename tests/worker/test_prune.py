@@ -44,8 +44,9 @@ CASES = [
     (P.alignment_fits, replace(C90, alignment=(8, 8, 1), epilogue_schedule=EpilogueSchedule.nosmem),
      replace(C90, alignment=(8, 8, 1)), ODD_N, H),
     (P.alignment_fits, replace(C80, alignment=(8, 8, 1)), C80, ODD_N, H),
-    (P.split_k_worthwhile, replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=4, split_k_mode="serial"),
-     replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=16, split_k_mode="serial"), DECODE, H),
+    # 2.x blocks are small enough for four per SM: 32 tiles x 16 slices fit; an sm90 block fills its SM
+    (P.split_k_worthwhile, replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=16, split_k_mode="serial"),
+     replace(C90, tile_scheduler=TileScheduler.streamk, split_k=16), DECODE, H),
     (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
      GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
@@ -112,7 +113,7 @@ def test_aligned_problems_are_never_padded_and_padding_is_a_launch_contract() ->
 
 
 def test_launch_time_variants_share_their_cubin() -> None:
-    from worker.gpu_step import expand_runtime_variants
+    from worker.selection import expand_runtime_variants
 
     streamk = replace(C90, tile_scheduler=TileScheduler.streamk)
     out = expand_runtime_variants([streamk, C80], DECODE, H)
@@ -121,3 +122,13 @@ def test_launch_time_variants_share_their_cubin() -> None:
     assert any(n.endswith("_k2") for n in names) and any("_rm2" in n for n in names)
     assert [c for c in out if c.compiled == C80.compiled] == [C80]  # 2.x: swizzle is compiled in
     assert all(c.split_k == 1 for c in expand_runtime_variants([streamk], BIG, H))  # a full grid: no splits
+    serial = replace(C80, tile=(64, 64, 32), warp=(32, 32, 32), split_k=2, split_k_mode="serial")
+    slices = {c.split_k for c in expand_runtime_variants([serial], DECODE, H)}
+    assert slices == {2, 4, 8, 16} and {c.compiled for c in expand_runtime_variants([serial], DECODE, H)} == {serial.compiled}
+
+
+def test_resident_blocks_follow_shared_memory_and_registers() -> None:
+    small = replace(C80, tile=(64, 64, 32), warp=(32, 32, 32), stages=3)  # 24 KB, 128 threads
+    assert P.resident_blocks(small, H) == 4  # registers bind first (128 a thread)
+    assert P.resident_blocks(replace(C80, tile=(256, 128, 64), warp=(64, 64, 64), stages=4), H) == 1
+    assert P.resident_blocks(C90, H) == 1

@@ -137,9 +137,21 @@ def split_k_worthwhile(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str |
         return f"{tiles} tiles already fill {hw.sm_count} SMs"
     if p.k // cfg.split_k < 4 * cfg.tile[2]:
         return f"K/{cfg.split_k} too shallow"
-    if tiles * cfg.split_k > 2 * hw.sm_count:
+    if tiles * cfg.split_k > 2 * hw.sm_count * resident_blocks(cfg, hw):
         return "more slices than two waves"
     return None
+
+
+def resident_blocks(cfg: KernelConfig, hw: Hardware) -> int:
+    """Blocks of one kernel an SM runs at once. A skinny (decode) GEMM is bound by the bytes each
+    SM has in flight, so a 2.x kernel whose shared memory lets an SM hold several blocks may split K
+    into that many more slices. SM90 kernels size their pipeline to fill the SM: one block."""
+    if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
+        return 1
+    threads = 32 * max(1, (cfg.tile[0] // max(1, cfg.warp[0])) * (cfg.tile[1] // max(1, cfg.warp[1])))
+    by_smem = hw.smem_per_block // smem_need(cfg)
+    by_regs = 65536 // (threads * 128)  # 2.x tensor-op kernels use up to ~128 registers a thread
+    return max(1, min(by_smem, by_regs, 2048 // threads))
 
 
 def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:

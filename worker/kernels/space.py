@@ -44,7 +44,7 @@ def _sm80_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
                 continue
             for stages in (3, 4, 5, 6):
                 for swizzle in (1, 2, 4, 8):
-                    for split_k in (1, 2, 3, 4, 8):
+                    for split_k in (1, 2, 3, 4, 8, 16):
                         yield KernelConfig(
                             family=Family.sm80_tensorop, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                             epilogue=p.epilogue, tile=(tm, tn, tk), warp=(wm, wn, tk), instruction=(16, 8, 16),
@@ -130,10 +130,10 @@ def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
             )
 
 
-def experimental_sm90_conv() -> bool:
-    """The sm90 conv kernels compile (CI checks it) but have not yet been verified on a GPU: they
-    join the search only when KILN_EXPERIMENTAL_SM90_CONV=1."""
-    return os.environ.get("KILN_EXPERIMENTAL_SM90_CONV") == "1"
+def sm90_conv_enabled() -> bool:
+    """The sm90 TMA-im2col conv kernels verify on the H200 and win the deeper 3x3 layers (res3,
+    res4: bench/results/conv2d_h200_20261129_sm90.json); KILN_SM90_CONV=0 leaves them out."""
+    return os.environ.get("KILN_SM90_CONV", "1") != "0"
 
 
 CONV_SPACES = {"sm_80": [conv_sm80_space], "sm_86": [conv_sm80_space], "sm_89": [conv_sm80_space],
@@ -141,5 +141,5 @@ CONV_SPACES = {"sm_80": [conv_sm80_space], "sm_86": [conv_sm80_space], "sm_89": 
 
 
 def full_conv_space(cp: ConvProblem, arch: str) -> list[KernelConfig]:
-    spaces = CONV_SPACES[arch] + ([conv_sm90_space] if arch == "sm_90a" and experimental_sm90_conv() else [])
+    spaces = CONV_SPACES[arch] + ([conv_sm90_space] if arch == "sm_90a" and sm90_conv_enabled() else [])
     return [cfg for space in spaces for cfg in space(cp)]

@@ -1,0 +1,80 @@
+"""What a tuning step compiles and times for a spec: the pruned space's best configs, plus the
+launch-time variants of each compiled cubin.
+
+One place for it, so `kiln compile` on a CPU host compiles exactly what a worker will ask for: a
+compile cache filled there (same toolchain) is all cache hits on the GPU host.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.specs import Conv2dSpec, GemmSpec
+from worker.kernels.config import Family, KernelConfig, Raster, TileScheduler
+from worker.kernels.conv_problem import ConvProblem
+from worker.kernels.hardware import Hardware
+from worker.kernels.problem import GemmProblem
+from worker.kernels.prune import PruneReport, prune, split_k_worthwhile
+from worker.kernels.prune_conv import prune_conv
+from worker.kernels.space import full_conv_space, full_space
+
+
+@dataclass
+class Selection:
+    report: PruneReport  # report.kept: the configs to compile
+    variants: list[KernelConfig]  # what to time: kept configs and their launch-time variants
+    title: str
+
+
+def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | None = None,
+                            hw: Hardware | None = None) -> list[KernelConfig]:
+    """Raster order, swizzle and stream-K's split count are launch arguments of the same sm90
+    cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
+    milliseconds of GPU time and no compile."""
+    out: list[KernelConfig] = []
+    for cfg in configs:
+        out.append(cfg)
+        if cfg.family is Family.sm80_tensorop and cfg.split_k_mode == "serial" and problem is not None and hw is not None:
+            # The slice count of a 2.x serial split-K kernel is a launch argument too: skinny GEMMs
+            # get more slices than the cost model ranks, for more bytes in flight per SM.
+            for splits in (2, 4, 8, 16):
+                split = replace(cfg, split_k=splits)
+                if split not in out and split_k_worthwhile(split, problem, hw) is None:
+                    out.append(split)
+            continue
+        if cfg.family is not Family.sm90_tma:
+            continue
+        out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
+        out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
+        if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
+            for splits in (1, 2, 4):
+                split = replace(cfg, split_k=splits)
+                if splits != cfg.split_k and split not in out and split_k_worthwhile(split, problem, hw) is None:
+                    out.append(split)
+    return out
+
+
+def select_gemm(spec: GemmSpec, arch: str, hw: Hardware, limit: int) -> Selection:
+    problem = GemmProblem.from_spec(spec)
+    report = prune(full_space(problem, arch), problem, hw, limit=limit)
+    return Selection(report, expand_runtime_variants(report.kept, problem, hw),
+                     f"{problem.m}x{problem.n}x{problem.k} {spec.epilogue.value}")
+
+
+def select_conv(spec: Conv2dSpec, arch: str, hw: Hardware, limit: int) -> Selection:
+    """Conv2d fprop as an implicit GEMM. BOLT: a 1x1 conv is a GEMM, so for pointwise convs the
+    sm90 GEMM kernels compete with the conv kernels (unpadded: convs pad channels instead)."""
+    problem = ConvProblem.from_spec(spec)
+    report = prune_conv(full_conv_space(problem, arch), problem, hw, limit=limit)
+    variants = list(report.kept)
+    if problem.is_pointwise and hw.has_wgmma:
+        gemm = prune(full_space(problem.gemm, arch), problem.gemm, hw, limit=limit)
+        sm90 = [c for c in gemm.kept if c.family is Family.sm90_tma and not c.pad_kn]
+        report.total += gemm.total
+        report.survivors += gemm.survivors
+        report.kept += sm90
+        variants += expand_runtime_variants(sm90, problem.gemm, hw)
+    g = problem.gemm
+    title = (f"conv2d {problem.n}x{problem.h}x{problem.w}x{problem.c}→{problem.k} {problem.r}x{problem.s} "
+             f"(implicit GEMM {g.m}x{g.n}x{g.k}) {spec.epilogue.value}")
+    return Selection(report, variants, title)
