@@ -162,3 +162,14 @@ def test_compile_an_sm90_tma_im2col_conv_with_nvrtc(tmp_path: Path) -> None:
     assert out.cubin[:4] == b"\x7fELF" and b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
     meta = launch_meta(SM90_CONV)
     assert meta["tma_operands"] == ["A", "B", "D"] and meta["cluster_launch"] and meta["conv"]["iterator"] == "tma_im2col"
+
+
+def test_every_family_with_survivors_gets_timed() -> None:
+    """Even when the cost model ranks all sm90 conv kernels below the 2.x ones, the best sm90 one
+    takes the place of the most crowded family's last pick."""
+    survivors = PC.prune_conv(full_conv_space(RES, "sm_90a"), RES, H).kept
+    sm80_first = sorted(survivors, key=lambda c: c.family is Family.sm90_conv_fprop)
+    kept = PC._with_every_family(sm80_first[:6], sm80_first, 6)
+    assert len(kept) == 6 and kept[:5] == sm80_first[:5]
+    assert kept[5] == next(c for c in sm80_first if c.family is Family.sm90_conv_fprop)
+    assert PC._with_every_family(sm80_first[:3], sm80_first, 3) == sm80_first[:3]  # too few slots to share
