@@ -90,3 +90,21 @@ def test_conv_module_matches_torch_without_kiln() -> None:
     with FakeTensorMode():  # the fake implementation agrees on the output shape (torch.compile needs it)
         fake = torch.ops.kiln.conv2d(torch.empty(2, 3, 17, 19), torch.empty(8, 3, 3, 3), None, [2, 2], [1, 1], [1, 1], "none")
     assert tuple(fake.shape) == tuple(conv(x).shape)
+
+
+def test_compiled_module_goes_through_the_custom_op() -> None:
+    """Eager calls skip the custom op's Python dispatch; under torch.compile the module traces to
+    `kiln::linear` (one opaque op with a fake implementation), and computes the same."""
+    set_registry(None)
+    lin = torch.nn.Linear(64, 32)
+    kl = KilnLinear.from_linear(lin, activation="silu")
+    x = torch.randn(5, 64)
+    seen: list[str] = []
+
+    def backend(gm: torch.fx.GraphModule, _inputs: list[torch.Tensor]):  # type: ignore[no-untyped-def]
+        seen.extend(str(n.target) for n in gm.graph.nodes if n.op == "call_function")
+        return gm.forward
+
+    compiled = torch.compile(kl, backend=backend, fullgraph=True)
+    torch.testing.assert_close(compiled(x), torch.nn.functional.silu(lin(x)))
+    assert any("kiln.linear" in t for t in seen)
