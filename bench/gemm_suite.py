@@ -16,6 +16,7 @@ import argparse
 import datetime as dt
 import json
 import math
+import multiprocessing as mp
 import os
 import time
 from pathlib import Path
@@ -56,8 +57,9 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def cublas_kernels(entry: dict[str, Any]) -> list[str]:
-    """The GPU kernels torch's F.linear launches for this shape (no epilogue). Profiled in this
-    process after every shape is tuned, so the measurement process never shares the GPU with it."""
+    """The GPU kernels torch's F.linear launches for this shape (no epilogue). Run in a child
+    process after every shape is tuned: CUPTI, loaded by the profiler, aborted this process at
+    exit on the H200 host ("free(): invalid pointer") once it had also used cuda-python."""
     import torch
     import torch.nn.functional as F
     from torch.profiler import ProfilerActivity, profile
@@ -106,11 +108,13 @@ def main() -> None:
             args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))
         print(json.dumps({k: row[k] for k in ("name", "winner_name", "kiln_tflops", "library", "library_tflops",
                                               "ratio_library_over_kiln", "tuning_seconds_cold")}), flush=True)
-    for row, entry in zip(rows, suite, strict=True):
-        try:
-            row["cublas_kernels"] = cublas_kernels(entry)
-        except Exception as exc:  # a diagnostic: never lose the run's numbers over it
-            row["cublas_kernels"] = [f"profiler failed: {exc}"]
+    try:
+        with mp.get_context("spawn").Pool(1) as pool:
+            names = pool.map(cublas_kernels, suite)
+    except Exception as exc:  # a diagnostic: never lose the run's numbers over it
+        names = [[f"profiler failed: {exc}"]] * len(suite)
+    for row, kernels in zip(rows, names, strict=True):
+        row["cublas_kernels"] = kernels
     ratios = [r["ratio_library_over_kiln"] for r in rows if r["ratio_library_over_kiln"]]
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
     dev = step.device()

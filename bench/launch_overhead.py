@@ -9,9 +9,10 @@ until the GPU drains it, and the loop would then time the kernel), and the kerne
 (reported as `gpu_us_per_kernel`) is shorter than a launch's host cost. Reports the median over
 the rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
 takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
-(cuBLAS) and F.linear followed by F.gelu (what it replaces); then the KilnGemm paths again through
-cuda-python's launch wrapper (`KILN_LAUNCH=cuda-python`; the default is the ctypes driver call),
-after re-checking the result. Writes bench/results/overhead_<gpu>_<date>.json.
+(cuBLAS) and F.linear followed by F.gelu (what it replaces); the KilnGemm paths both through the
+ctypes driver call (the default) and cuda-python's launch wrapper (`KILN_LAUNCH=cuda-python`),
+each checked against the reference first. Rounds of all paths interleave, so no path gains from
+running later. Writes bench/results/overhead_<gpu>_<date>.json.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.runtime import driver_launch
 from worker.runtime.launch_meta import launch_meta
 from worker.runtime.launcher import PackedArgs
 from worker.runtime.torch_gemm import KilnGemm
@@ -46,17 +48,21 @@ CFG = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.
 M, N, K = 64, 1024, 1024
 
 
-def per_call_us(fn: Any, calls: int, rounds: int) -> float:
-    """Median host microseconds per call; the clock stops before the synchronize that ends a round."""
-    times = []
+def per_call_us(paths: dict[str, tuple[bool, Any]], calls: int, rounds: int) -> dict[str, float]:
+    """Median host microseconds per call of each path; the clock stops before the synchronize that
+    ends a round. Rounds of the paths interleave: measured one after the other, whichever path ran
+    first came out slower on the H200 host (by up to 5 µs a call)."""
+    times: dict[str, list[float]] = {name: [] for name in paths}
     for _ in range(rounds):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        times.append((time.perf_counter() - t0) / calls * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(times)
+        for name, (driver, fn) in paths.items():
+            driver_launch.ENABLED = driver
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            times[name].append((time.perf_counter() - t0) / calls * 1e6)
+            torch.cuda.synchronize()
+    return {name: round(statistics.median(ts), 2) for name, ts in times.items()}
 
 
 def gpu_us_per_kernel(fn: Any, calls: int) -> float:
@@ -91,30 +97,32 @@ def main() -> None:
     prepared = kern.prepare(M, N, K)
     packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}))
     stream = torch.cuda.current_stream().cuda_stream
-    paths = {
+    kiln_paths = {
         "kiln_call_out": lambda: kern(x, w, b, out=y),
         "kiln_call_alloc": lambda: kern(x, w, b),
         "kiln_bare_launch": lambda: kern.kernel.launch_args(prepared, packed, stream),
-        "torch_linear": lambda: F.linear(x, w, b),
-        "torch_linear_gelu": lambda: F.gelu(F.linear(x, w, b), approximate="tanh"),
     }
-    for fn in paths.values():  # warm every path (allocator, cuBLAS handles, memo tables)
+    # Each Kiln path twice: through the ctypes driver call (the default) and cuda-python's own
+    # cuLaunchKernelEx wrapper (KILN_LAUNCH=cuda-python); the flag is set before each round.
+    paths: dict[str, tuple[bool, Any]] = {name: (True, fn) for name, fn in kiln_paths.items()}
+    paths |= {f"{name}_cuda_python": (False, fn) for name, fn in kiln_paths.items()}
+    paths |= {"torch_linear": (True, lambda: F.linear(x, w, b)),
+              "torch_linear_gelu": (True, lambda: F.gelu(F.linear(x, w, b), approximate="tanh"))}
+    errors = {}
+    for driver, fn in paths.values():  # check both launch paths, and warm every path
+        driver_launch.ENABLED = driver
+        y.fill_(float("nan"))
+        kern(x, w, b, out=y)
+        torch.cuda.synchronize()
+        errors["driver" if driver else "cuda_python"] = float((y.float() - ref).norm() / ref.norm())
         for _ in range(100):
             fn()
-    results = {name: round(per_call_us(fn, args.calls, args.rounds), 2) for name, fn in paths.items()}
-    gpu_us = {name: round(gpu_us_per_kernel(paths[name], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
-    # cuda-python's own cuLaunchKernelEx wrapper (KILN_LAUNCH=cuda-python): same kernel, checked again.
-    os.environ["KILN_LAUNCH"] = "cuda-python"
-    y.fill_(float("nan"))
-    kern(x, w, b, out=y)
-    torch.cuda.synchronize()
-    wrapper_err = float((y.float() - ref).norm() / ref.norm())
-    for name in ("kiln_call_out", "kiln_bare_launch"):
-        results[name + "_cuda_python"] = round(per_call_us(paths[name], args.calls, args.rounds), 2)
-    os.environ.pop("KILN_LAUNCH")
+    results = per_call_us(paths, args.calls, args.rounds)
+    driver_launch.ENABLED = True
+    gpu_us = {name: round(gpu_us_per_kernel(paths[name][1], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
     gpu = torch.cuda.get_device_name(0)
     payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
-               "rel_error": err, "rel_error_cuda_python_launch": wrapper_err, "host_us_per_call": results,
+               "rel_error": err, "rel_error_by_launch_path": errors, "host_us_per_call": results,
                "gpu_us_per_kernel": gpu_us, "shape": [M, N, K], "calls_per_round": args.calls,
                "rounds": args.rounds}
     print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")

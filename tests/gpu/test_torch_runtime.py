@@ -146,7 +146,9 @@ def test_both_launch_paths_match_and_capture(kernel, monkeypatch, path) -> None:
     the same result, on torch's stream, inside CUDA graph capture too."""
     import torch
 
-    monkeypatch.setenv("KILN_LAUNCH", path)
+    from worker.runtime import driver_launch
+
+    monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
     x, w, b = _operands(512, 3072, 768)
     out = torch.full((512, 3072), float("nan"), device="cuda", dtype=torch.half)
     kernel(x, w, b, out=out)
