@@ -179,3 +179,28 @@ def test_two_cta_cluster_kernel_through_the_default_launch(tmp_path_factory) -> 
     torch.cuda.synchronize()
     ref = _ref(x, w, b)
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+@pytest.mark.parametrize("epilogue,epilogue_schedule", [("bias_gelu", "tma"), ("bias", "nosmem"), ("none", "nosmem")])
+def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogue_schedule) -> None:  # type: ignore[no-untyped-def]
+    """Decode kernels that compute D^T = W·x^T (column-major D^T is row-major D; the bias runs
+    along the kernel's rows) give F.linear's answer from the caller's own x, W and bias."""
+    import torch
+
+    from worker.runtime.torch_gemm import KilnGemm
+
+    cfg = replace(CFG, epilogue=Epilogue(epilogue), tile=(64, 16, 128),
+                  epilogue_schedule=EpilogueSchedule(epilogue_schedule), swap_ab=True)
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
+    [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert out.ok, out.error
+    kern = KilnGemm(out.cubin or b"", launch_meta(cfg), {"op": "gemm", "dtype": "f16", "epilogue": epilogue})
+    for m, n, k in ((16, 4096, 512), (13, 1024, 768), (64, 256, 4096)):
+        x, w, b = _operands(m, n, k)
+        bias = b if epilogue != "none" else None
+        y = kern(x, w, bias)
+        ref = torch.nn.functional.linear(x.float(), w.float(), bias.float() if bias is not None else None)
+        if epilogue == "bias_gelu":
+            ref = torch.nn.functional.gelu(ref, approximate="tanh")
+        torch.cuda.synchronize()
+        assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, (m, n, k)

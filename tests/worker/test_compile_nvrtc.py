@@ -70,3 +70,16 @@ def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> Non
     outs = [r[0] for r in results]
     assert all(o.ok for o in outs) and outs[0].cubin == outs[1].cubin
     assert sorted(o.cached for o in outs) == [False, True]  # exactly one compile
+
+
+def test_compile_swapped_operand_decode_kernel(tmp_path: Path) -> None:
+    """The swapped-operand (D^T = B·A^T) variant a decode GEMM searches: column-major D, the bias
+    as a source repeated along the kernel's columns; both entry points, as for any sm90 cubin."""
+    from dataclasses import replace
+
+    swab = replace(SM90, epilogue=Epilogue.bias, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
+                   swap_ab=True)
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([swab], target_arch="sm_90a")
+    assert o.ok, (o.error, o.log[-2000:])
+    cubin = _elf_symbols(o.cubin or b"")
+    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin

@@ -132,3 +132,19 @@ def test_resident_blocks_follow_shared_memory_and_registers() -> None:
     assert P.resident_blocks(small, H) == 4  # registers bind first (128 a thread)
     assert P.resident_blocks(replace(C80, tile=(256, 128, 64), warp=(64, 64, 64), stages=4), H) == 1
     assert P.resident_blocks(C90, H) == 1
+
+
+def test_decode_searches_swapped_operands_in_their_own_frame() -> None:
+    from worker.kernels.render import render, tma_operands
+
+    swapped = [c for c in full_space(DECODE, "sm_90a") if c.swap_ab]
+    assert swapped and all(c.family is Family.sm90_tma and c.tile[1] <= 32 for c in swapped)
+    assert not any(c.swap_ab for c in full_space(BIG, "sm_90a"))
+    cfg = replace(C90, tile=(64, 16, 128), schedule=Schedule.pingpong, swap_ab=True)
+    frame = DECODE.as_run_by(cfg)
+    assert (frame.m, frame.n, frame.k) == (4096, 16, 4096)
+    assert P.tile_fits_problem(cfg, frame, H) is None
+    assert cfg.name.endswith("_swab_none") and KernelConfig.from_dict(cfg.to_dict()) == cfg
+    assert tma_operands(replace(cfg, epilogue_schedule=EpilogueSchedule.tma)) == ["B", "A", "D"]
+    src = render(cfg)
+    assert "ColumnMajor" in src and "{ int t = M; M = N; N = t; }" in src

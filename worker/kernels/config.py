@@ -80,6 +80,7 @@ class KernelConfig:
     schedule: Schedule = Schedule.none
     epilogue_schedule: EpilogueSchedule = EpilogueSchedule.none
     tile_scheduler: TileScheduler = TileScheduler.none
+    swap_ab: bool = False  # compute D^T = B·A^T: a skinny M rides on wgmma's N (tile is in that frame)
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -119,8 +120,9 @@ class KernelConfig:
             return (f"conv2d_fprop_sm80_{d}_nhwc_{self.conv_iterator.value}_t{tile}_w{warp}_s{self.stages}_"
                     f"z{self.swizzle}_{align}_{self.epilogue.value}")
         cl = "x".join(map(str, self.cluster))
+        swap = "_swab" if self.swap_ab else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
-                f"{self.tile_scheduler.value}_{align}_{self.epilogue.value}")
+                f"{self.tile_scheduler.value}_{align}{swap}_{self.epilogue.value}")
 
     @property
     def name(self) -> str:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, GemmSpec, Layout
+
+if TYPE_CHECKING:
+    from worker.kernels.config import KernelConfig
 
 
 def round_up(value: int, multiple: int) -> int:
@@ -38,6 +42,12 @@ class GemmProblem:
         if not multiple:
             return self
         return replace(self, k=round_up(self.k, multiple), n=round_up(self.n, multiple))
+
+    def as_run_by(self, cfg: KernelConfig) -> GemmProblem:
+        """The problem in the frame a config's kernel runs it: K/N padded as its launch contract
+        asks, M and N exchanged when it swaps operands (the rules and the cost model judge that)."""
+        q = self.padded(cfg.pad_kn)
+        return replace(q, m=q.n, n=q.m) if cfg.swap_ab else q
 
     def leading_dims(self) -> tuple[int, int, int]:
         """Elements between rows of A, B and D: what 128-bit alignment is about."""

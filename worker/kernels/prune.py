@@ -317,11 +317,11 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
 
 
 def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
-    def bind(rule: Rule) -> Check:  # a padded config runs the padded problem
-        return lambda cfg: rule(cfg, p.padded(cfg.pad_kn), hw)
+    def bind(rule: Rule) -> Check:  # a padded or swapped config runs the problem in its own frame
+        return lambda cfg: rule(cfg, p.as_run_by(cfg), hw)
 
     checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES}
-    return funnel(configs, checks, lambda c: estimated_cost(c, p.padded(c.pad_kn), hw), limit)
+    return funnel(configs, checks, lambda c: estimated_cost(c, p.as_run_by(c), hw), limit)
 
 
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:

@@ -125,7 +125,10 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_schedule=cfg.epilogue_schedule.value,
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
             tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
+            swap_ab=bool(cfg.swap_ab),
         )
+        if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
+            raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
 
 
@@ -139,7 +142,7 @@ def tma_operands(cfg: KernelConfig) -> list[str]:
         return ["A", "B", *(["C"] if cfg.epilogue.parts.residual else []), "D"]
     if cfg.family is not Family.sm90_tma:
         return []
-    ops = ["A", "B"]
+    ops = ["B", "A"] if cfg.swap_ab else ["A", "B"]  # the kernel's A is the caller's B when swapped
     if cfg.epilogue_schedule is EpilogueSchedule.tma:
         if cfg.epilogue.parts.residual:
             ops.append("C")

@@ -57,6 +57,33 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """CUTLASS 3.x TMA + wgmma kernels: tiles, clusters, schedules, epilogues, tile schedulers, split-K."""
     for prob, pad in as_given_and_padded(p):
         yield from _sm90_configs(prob, pad)
+    yield from _sm90_swapped_configs(p)
+
+
+SWAP_AB_MAX_M = 128
+
+
+def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
+    """Decode GEMMs (M ≤ 128, nn.Linear layout) with A and B exchanged: the kernel's tile runs
+    64 or 128 rows along N and 16–128 columns along M, where a plain kernel pads M to wgmma's 64
+    (cuBLAS does the same: its decode kernels are 64x16 and 128x64 tiles with split-K)."""
+    if p.m > SWAP_AB_MAX_M or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8 or p.n % 8:
+        return
+    align = p.max_alignment()
+    for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128)):
+        if tn > 2 * p.m or (tk == 128 and tm * tn > 128 * 128):
+            continue
+        for cluster in ((1, 1), (2, 1)):
+            for schedule in (Schedule.cooperative, Schedule.pingpong):
+                for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
+                    for sched in (TileScheduler.persistent, TileScheduler.streamk):
+                        for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
+                            yield KernelConfig(
+                                family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                                epilogue=p.epilogue, tile=(tm, tn, tk), alignment=align, cluster=cluster,
+                                schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
+                                swap_ab=True,
+                            )
 
 
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
