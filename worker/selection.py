@@ -39,7 +39,7 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             # get more slices than the cost model ranks, for more bytes in flight per SM.
             for splits in (2, 4, 8, 16):
                 split = replace(cfg, split_k=splits)
-                if split not in out and split_k_worthwhile(split, problem, hw) is None:
+                if split not in out and split_k_worthwhile(split, problem.as_run_by(split), hw) is None:
                     out.append(split)
             continue
         if cfg.family is not Family.sm90_tma:
@@ -49,7 +49,8 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
         if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
             for splits in (1, 2, 4):
                 split = replace(cfg, split_k=splits)
-                if splits != cfg.split_k and split not in out and split_k_worthwhile(split, problem, hw) is None:
+                if (splits != cfg.split_k and split not in out
+                        and split_k_worthwhile(split, problem.as_run_by(split), hw) is None):
                     out.append(split)
     return out
 

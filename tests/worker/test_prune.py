@@ -148,3 +148,13 @@ def test_decode_searches_swapped_operands_in_their_own_frame() -> None:
     assert tma_operands(replace(cfg, epilogue_schedule=EpilogueSchedule.tma)) == ["B", "A", "D"]
     src = render(cfg)
     assert "ColumnMajor" in src and "{ int t = M; M = N; N = t; }" in src
+
+
+def test_launch_time_splits_are_judged_in_the_kernels_frame() -> None:
+    """A swapped 128x16 tile covers decode.m16 in 32 tiles (its frame: 4096 x 16), so stream-K
+    split counts are worth timing; judged in the caller's frame it would look like 256 tiles."""
+    from worker.selection import expand_runtime_variants
+
+    swab = replace(C90, tile=(128, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
+                   tile_scheduler=TileScheduler.streamk, swap_ab=True)
+    assert {c.split_k for c in expand_runtime_variants([swab], DECODE, H)} == {1, 2, 4}
