@@ -9,8 +9,8 @@ until the GPU drains it, and the loop would then time the kernel), and the kerne
 (reported as `gpu_us_per_kernel`) is shorter than a launch's host cost. Reports the median over
 the rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
 takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
-(cuBLAS) and F.linear followed by F.gelu (what it replaces); the KilnGemm paths both through the
-ctypes driver call (the default) and cuda-python's launch wrapper (`KILN_LAUNCH=cuda-python`),
+(cuBLAS) and F.linear followed by F.gelu (what it replaces); the KilnGemm paths both through
+cuda-python's launch wrapper (the default) and the ctypes driver call (`KILN_LAUNCH=driver`),
 each checked against the reference first. Rounds of all paths interleave, so no path gains from
 running later. Writes bench/results/overhead_<gpu>_<date>.json.
 """
@@ -102,10 +102,10 @@ def main() -> None:
         "kiln_call_alloc": lambda: kern(x, w, b),
         "kiln_bare_launch": lambda: kern.kernel.launch_args(prepared, packed, stream),
     }
-    # Each Kiln path twice: through the ctypes driver call (the default) and cuda-python's own
-    # cuLaunchKernelEx wrapper (KILN_LAUNCH=cuda-python); the flag is set before each round.
-    paths: dict[str, tuple[bool, Any]] = {name: (True, fn) for name, fn in kiln_paths.items()}
-    paths |= {f"{name}_cuda_python": (False, fn) for name, fn in kiln_paths.items()}
+    # Each Kiln path twice: through cuda-python's cuLaunchKernelEx wrapper (the default) and the
+    # opt-in ctypes driver call (KILN_LAUNCH=driver); the flag is set before each round.
+    paths: dict[str, tuple[bool, Any]] = {name: (False, fn) for name, fn in kiln_paths.items()}
+    paths |= {f"{name}_driver": (True, fn) for name, fn in kiln_paths.items()}
     paths |= {"torch_linear": (True, lambda: F.linear(x, w, b)),
               "torch_linear_gelu": (True, lambda: F.gelu(F.linear(x, w, b), approximate="tanh"))}
     errors = {}
@@ -118,7 +118,7 @@ def main() -> None:
         for _ in range(100):
             fn()
     results = per_call_us(paths, args.calls, args.rounds)
-    driver_launch.ENABLED = True
+    driver_launch.ENABLED = False
     gpu_us = {name: round(gpu_us_per_kernel(paths[name][1], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
     gpu = torch.cuda.get_device_name(0)
     payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",

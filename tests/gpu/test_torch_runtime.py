@@ -142,8 +142,8 @@ def test_kiln_linear_module_uses_the_kernel(kernel) -> None:  # type: ignore[no-
 
 @pytest.mark.parametrize("path", ["driver", "cuda-python"])
 def test_both_launch_paths_match_and_capture(kernel, monkeypatch, path) -> None:  # type: ignore[no-untyped-def]
-    """The ctypes launch (the default) and cuda-python's wrapper (KILN_LAUNCH=cuda-python) compute
-    the same result, on torch's stream, inside CUDA graph capture too."""
+    """cuda-python's wrapper (the default) and the ctypes launch (KILN_LAUNCH=driver) compute the
+    same result, on torch's stream, inside CUDA graph capture too."""
     import torch
 
     from worker.runtime import driver_launch
@@ -163,12 +163,15 @@ def test_both_launch_paths_match_and_capture(kernel, monkeypatch, path) -> None:
     assert float((out.float() - ref).norm() / ref.norm()) < 2e-3
 
 
-def test_two_cta_cluster_kernel_through_the_default_launch(tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
-    """A 2x1 cluster needs the launch's cluster attribute: the ctypes path builds it itself."""
+@pytest.mark.parametrize("path", ["driver", "cuda-python"])
+def test_two_cta_cluster_kernel_through_both_launch_paths(tmp_path_factory, monkeypatch, path) -> None:  # type: ignore[no-untyped-def]
+    """A 2x1 cluster needs the launch's cluster attribute, which each path builds its own way."""
     import torch
 
+    from worker.runtime import driver_launch
     from worker.runtime.torch_gemm import KilnGemm
 
+    monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
     cfg = replace(CFG, cluster=(2, 1))
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
     [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")

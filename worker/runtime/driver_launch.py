@@ -1,11 +1,12 @@
 """cuLaunchKernelEx called straight through ctypes, with the launch config built once per shape.
 
-cuda-python's wrapper converts its CUlaunchConfig on every call. This path keeps a C struct per
-prepared shape and only sets the stream: on the H200 host a `KilnGemm` call costs 8.9 µs through
-it against 14.2 µs through cuda-python's wrapper (F.linear: 15.0 µs;
-bench/results/overhead_h200_20261129_session3.json). It is the default; KILN_LAUNCH=cuda-python
-goes back to the wrapper. The struct layouts follow cuda.h (CUDA 12/13) and are pinned by
-tests/runtime/test_driver_launch.py; tests/gpu/test_torch_runtime.py checks results and graph capture.
+cuda-python's wrapper converts its CUlaunchConfig on every call; this path keeps a C struct per
+prepared shape and only sets the stream. Measured with the rounds of both paths interleaved it is
+no faster on the H200 host (a KilnGemm call 16.4 µs through it, 15.4 µs through the wrapper,
+F.linear 28.4 µs on that host: bench/results/overhead_h200_20261129_session3_interleaved.json), so
+it stays opt-in (KILN_LAUNCH=driver). Both paths are checked on the GPU, with clusters and inside
+graph capture (tests/gpu/test_torch_runtime.py); the struct layouts follow cuda.h (CUDA 12/13) and
+are pinned by tests/runtime/test_driver_launch.py.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class CUlaunchConfig(ctypes.Structure):
 
 
 # Read once: the per-call path must not consult the environment (~0.3 µs a call).
-ENABLED = os.environ.get("KILN_LAUNCH", "driver") != "cuda-python"
+ENABLED = os.environ.get("KILN_LAUNCH") == "driver"
 
 
 def enabled() -> bool:

@@ -121,7 +121,7 @@ class PreparedLaunch:
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
     config: Any = None  # the CUlaunchConfig, built on first launch
-    driver: Any = None  # the ctypes launch (the default), built on first launch
+    driver: Any = None  # the opt-in ctypes launch (KILN_LAUNCH=driver), built on first launch
 
     def pack(self, pointers: dict[str, int]) -> bytes:
         buf = bytearray(self.params)
