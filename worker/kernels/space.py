@@ -69,38 +69,33 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     (cuBLAS does the same: its decode kernels are 64x16 and 128x64 tiles with split-K)."""
     if p.m > SWAP_AB_MAX_M or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8 or p.n % 8:
         return
-    align = p.max_alignment()
-    for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128)):
-        if tn > 2 * p.m or (tk == 128 and tm * tn > 128 * 128):
-            continue
-        for cluster in ((1, 1), (2, 1)):
-            for schedule in (Schedule.cooperative, Schedule.pingpong):
-                for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
-                    for sched in (TileScheduler.persistent, TileScheduler.streamk):
-                        for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
-                            yield KernelConfig(
-                                family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                                epilogue=p.epilogue, tile=(tm, tn, tk), alignment=align, cluster=cluster,
-                                schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
-                                swap_ab=True,
-                            )
+    tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128))
+             if tn <= 2 * p.m and (tk == 64 or tm * tn <= 128 * 128)]
+    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True)
 
 
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
+    # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages
+    tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128))
+             if tk == 64 or tm * tn <= 128 * 128]
+    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1), (1, 2)), pad_kn=pad)
+
+
+def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
+                   pad_kn: int = 0, swap_ab: bool = False) -> Iterator[KernelConfig]:
+    """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster."""
     align = p.max_alignment()
-    for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128)):
-        if tk == 128 and tm * tn > 128 * 128:
-            continue  # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages
-        for cluster in ((1, 1), (2, 1), (1, 2)):
+    for tile in tiles:
+        for cluster in clusters:
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
                         for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
                             yield KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                                epilogue=p.epilogue, tile=(tm, tn, tk), alignment=align, cluster=cluster,
+                                epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
-                                pad_kn=pad,
+                                pad_kn=pad_kn, swap_ab=swap_ab,
                             )
 
 
