@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import os
 import platform
 import statistics
@@ -44,6 +45,25 @@ def write_result(name: str, payload: dict[str, Any]) -> Path:
     path = RESULTS / name
     path.write_text(json.dumps(payload, indent=1, default=str) + "\n")
     return path
+
+
+def save_result(payload: dict[str, Any], kind: str, gpu_name: str, out: Path | None) -> Path:
+    """To `out` when given (a device run's $OUT), else bench/results/<kind>_<gpu>_<date>.json."""
+    if out is not None:
+        out.write_text(json.dumps(payload, indent=1, default=str))
+        return out
+    return write_result(f"{kind}_{gpu_name.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json", payload)
+
+
+def device_provenance(dev: Any) -> dict[str, Any]:
+    """provenance() with the GPU a tuning step measured on (a worker.device.DeviceInfo)."""
+    return provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count})
+
+
+def geomean(values: list[float | None]) -> float | None:
+    """Of the ratios that exist (a shape without a baseline has none)."""
+    present = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in present) / len(present)) if present else None
 
 
 def cuda_median_us(fn: Any, *args: Any, runs: int = 100, warmup: int = 10) -> float:

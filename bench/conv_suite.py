@@ -11,22 +11,15 @@ the candidate funnel and the tuning time. Writes bench/results/conv2d_<gpu>_<dat
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import math
 import os
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import provenance, write_result
+from bench.common import device_provenance, geomean, save_result
 from service.specs.conv2d import Conv2dSpec
 from worker.gpu_step import GpuTuningStep
-
-
-def geomean(values: list[float]) -> float | None:
-    values = [v for v in values if v]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
 def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
@@ -81,17 +74,13 @@ def main() -> None:
         print(json.dumps({k: r[k] for k in ("name", "kiln_tflops", "ratio_conv_only_over_kiln", "ratio_unfused_over_kiln",
                                             "ratio_fused_over_kiln", "tuning_seconds")}), flush=True)
     dev = step.device()
-    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count}),
+    payload = {**device_provenance(dev),
                "benchmark": "conv2d_suite", "limit": args.limit,
                "geomean_conv_only_over_kiln": geomean([r["ratio_conv_only_over_kiln"] for r in rows]),
                "geomean_unfused_over_kiln": geomean([r["ratio_unfused_over_kiln"] for r in rows]),
                "geomean_fused_over_kiln": geomean([r["ratio_fused_over_kiln"] for r in rows]),
                "layers": rows}
-    name = f"conv2d_{dev.gpu_name.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
-    if args.out:
-        args.out.write_text(json.dumps(payload, indent=1, default=str))
-    else:
-        write_result(name, payload)
+    save_result(payload, "conv2d", dev.gpu_name, args.out)
     print(f"\n{'layer':<26}{'GEMM M×N×K':>22}{'Kiln TF/s':>10}{'conv':>7}{'+ops':>7}{'fused':>7}{'tune s':>8}")
     for r in rows:
         m, n, k = r["implicit_gemm_mnk"]

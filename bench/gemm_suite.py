@@ -13,16 +13,14 @@ bench/results/gemm_<gpu>_<date>.json and prints a table last.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import math
 import multiprocessing as mp
 import os
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import provenance, write_result
+from bench.common import device_provenance, geomean, save_result
 from service.specs import GemmSpec
 from worker.gpu_step import GpuTuningStep
 
@@ -115,16 +113,11 @@ def main() -> None:
         names = [[f"profiler failed: {exc}"]] * len(suite)
     for row, kernels in zip(rows, names, strict=True):
         row["cublas_kernels"] = kernels
-    ratios = [r["ratio_library_over_kiln"] for r in rows if r["ratio_library_over_kiln"]]
-    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else None
+    geo = geomean([r["ratio_library_over_kiln"] for r in rows])
     dev = step.device()
-    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count}),
+    payload = {**device_provenance(dev),
                "benchmark": "gemm_suite", "limit": args.limit, "geomean_library_over_kiln": geo, "shapes": rows}
-    name = f"gemm_{dev.gpu_name.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
-    if args.out:
-        args.out.write_text(json.dumps(payload, indent=1, default=str))
-    else:
-        write_result(name, payload)
+    save_result(payload, "gemm", dev.gpu_name, args.out)
     print(f"\n{'shape':<22}{'M×N×K':>20}{'epilogue':>11}{'Kiln TF/s':>11}{'lib TF/s':>10}{'lib/Kiln':>10}{'tune s':>8}")
     for r in rows:
         kt = f"{r['kiln_tflops']:.0f}" if r["kiln_tflops"] else "-"

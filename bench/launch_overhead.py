@@ -18,7 +18,6 @@ running later. Writes bench/results/overhead_<gpu>_<date>.json.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import statistics
@@ -30,7 +29,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from bench.common import provenance, write_result
+from bench.common import provenance, save_result
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
@@ -126,11 +125,7 @@ def main() -> None:
                "gpu_us_per_kernel": gpu_us, "shape": [M, N, K], "calls_per_round": args.calls,
                "rounds": args.rounds}
     print(json.dumps(payload["host_us_per_call"], indent=1), f"rel error {err:.1e}")
-    name = f"overhead_{gpu.split()[-1].lower()}_{dt.date.today():%Y%m%d}.json"
-    if args.out:
-        args.out.write_text(json.dumps(payload, indent=1))
-    else:
-        write_result(name, payload)
+    save_result(payload, "overhead", gpu, args.out)
 
 
 if __name__ == "__main__":
