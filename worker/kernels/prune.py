@@ -148,7 +148,7 @@ def resident_blocks(cfg: KernelConfig, hw: Hardware) -> int:
     into that many more slices. SM90 kernels size their pipeline to fill the SM: one block."""
     if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
         return 1
-    threads = 32 * max(1, (cfg.tile[0] // max(1, cfg.warp[0])) * (cfg.tile[1] // max(1, cfg.warp[1])))
+    threads = cfg.threads
     by_smem = hw.smem_per_block // smem_need(cfg)
     by_regs = 65536 // (threads * 128)  # 2.x tensor-op kernels use up to ~128 registers a thread
     return max(1, min(by_smem, by_regs, 2048 // threads))
@@ -251,7 +251,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
     if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
         waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
-        busy = hw.sm_count if tiles < hw.sm_count else min(tiles, hw.sm_count)
+        busy = hw.sm_count  # stream-K keeps every SM streaming, however few the tiles
     else:
         waves = math.ceil(units / hw.sm_count)
         busy = min(units, hw.sm_count)
