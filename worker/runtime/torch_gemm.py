@@ -11,13 +11,12 @@ is also what makes calls capturable into CUDA graphs.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 import torch
 
 from worker.kernels.problem import round_up
-from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
+from worker.runtime.launcher import LoadedKernel, PreparedLaunch
 from worker.runtime.torch_prepare import ShapePrep, raw_stream
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -96,7 +95,6 @@ class KilnGemm:
         self.alpha = float(spec.get("alpha", 1.0))
         self.beta = float(spec.get("beta", 0.0))
         self._prep = ShapePrep(self.kernel, launch.get("runtime"))
-        self._packed: OrderedDict[tuple[int, ...], PackedArgs] = OrderedDict()
         self.pad = int((launch.get("gemm_padding") or {}).get("pad_k_and_n_to", 0))
         self._padded_key: tuple[int, ...] | None = None
         self._padded_params_cache: tuple[torch.Tensor, torch.Tensor | None] = (torch.empty(0), None)
@@ -171,15 +169,6 @@ class KilnGemm:
         d_ptr = checked_address(out, "out", dtype, index)
         p = self._prep.prepared.get((m, n, k, index)) or self.prepare(m, n, k, x.device)
         ws = self._prep.workspace(p)
-        ptrs = (a_ptr, b_ptr, c_ptr, d_ptr, bias_ptr, ws, m, n, k)
-        args = self._packed.get(ptrs)
-        if args is None:
-            args = PackedArgs.of(p.pack({"A": a_ptr, "B": b_ptr, "C": c_ptr, "D": d_ptr, "bias": bias_ptr,
-                                         "workspace": ws}))
-            self._packed[ptrs] = args
-            if len(self._packed) > 256:
-                self._packed.popitem(last=False)
-        else:
-            self._packed.move_to_end(ptrs)
+        args = self._prep.packed(p, {"A": a_ptr, "B": b_ptr, "C": c_ptr, "D": d_ptr, "bias": bias_ptr, "workspace": ws})
         self.kernel.launch_args(p, args, raw_stream(index), ws)
         return out

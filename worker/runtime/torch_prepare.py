@@ -1,14 +1,16 @@
 """Params per shape for one loaded kernel on PyTorch's device and stream, shared by KilnGemm and
 KilnConv2d: the builder runs once per shape (one device round trip, never during CUDA graph
-capture), into a scratch buffer; the workspace grows to the largest shape's need."""
+capture), into a scratch buffer; the workspace grows to the largest shape's need; launch arguments
+are packed (pointers patched, TMA descriptors encoded) once per shape and pointer set."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import torch
 
-from worker.runtime.launcher import LoadedKernel, PreparedLaunch
+from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
 
 def raw_stream(device_index: int) -> int:
@@ -31,6 +33,7 @@ class ShapePrep:
         self.prepared: dict[tuple[Any, ...], PreparedLaunch] = {}
         self._scratch: torch.Tensor | None = None
         self._workspace: torch.Tensor | None = None
+        self._packed: OrderedDict[tuple[Any, ...], PackedArgs] = OrderedDict()
 
     def get(self, key: tuple[Any, ...], shape: dict[str, Any], device: torch.device, *, alpha: float, beta: float,
             label: str) -> PreparedLaunch:
@@ -54,3 +57,17 @@ class ShapePrep:
 
     def workspace(self, p: PreparedLaunch) -> int:
         return self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+
+    def packed(self, p: PreparedLaunch, pointers: dict[str, int]) -> PackedArgs:
+        """Static buffers (weights, preallocated outputs, graph-captured activations) cost a
+        dictionary hit per call; the 256 most recent pointer sets are kept. Callers name their
+        pointers in a fixed order: the values are the key."""
+        key = (id(p), *pointers.values())
+        args = self._packed.get(key)
+        if args is None:
+            args = self._packed[key] = PackedArgs.of(p.pack(pointers))
+            if len(self._packed) > 256:
+                self._packed.popitem(last=False)
+        else:
+            self._packed.move_to_end(key)
+        return args
