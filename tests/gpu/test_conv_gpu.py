@@ -159,3 +159,29 @@ def test_kiln_conv_module_uses_the_kernel(tmp_path: Path) -> None:
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
     finally:
         torch_ops.set_registry(None)
+
+
+def test_sm90_conv_through_the_client_helper_with_new_and_repeated_tensors(tmp_path: Path) -> None:
+    """KilnConv2d packs an SM90 conv's launch arguments (im2col TMA descriptors included) once per
+    pointer set: a repeated call must reuse them, a call on new tensors must not."""
+    import torch
+    import torch.nn.functional as F
+
+    from service.specs.epilogues import Epilogue
+    from service.specs.gemm import DType, Layout
+    from worker.kernels.config import Family, KernelConfig
+    from worker.runtime.torch_conv import KilnConv2d
+
+    cfg = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error
+    spec = Conv2dSpec(n=4, h=20, w=20, c=64, k=128, r=3, s=3, padding=1, epilogue="bias_relu")
+    conv = KilnConv2d(o.cubin or b"", launch_meta(cfg), spec.model_dump(mode="json"))
+    w = torch.randn(128, 64, 3, 3, device="cuda", dtype=torch.half) * 0.1
+    b = torch.randn(128, device="cuda", dtype=torch.half)
+    xs = [torch.randn(4, 64, 20, 20, device="cuda", dtype=torch.half) for _ in range(2)]
+    for x in (xs[0], xs[1], xs[0]):
+        y = conv(x, w, b)
+        ref = torch.relu(F.conv2d(x.float(), w.float(), b.float(), 1, 1))
+        assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
