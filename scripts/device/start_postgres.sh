@@ -17,5 +17,6 @@ if [ ! -d "$data" ]; then
   mkdir -p "$data" && chown kilnpg "$data"
   su kilnpg -s /bin/bash -c "$bin/initdb -D $data -U postgres --auth=trust -E UTF8 >/dev/null"
 fi
-su kilnpg -s /bin/bash -c "$bin/pg_ctl -D $data -o '-p $port -k /tmp -c max_connections=300 -c fsync=on' -l $data/log -w start >/dev/null"
+su kilnpg -s /bin/bash -c "$bin/pg_ctl -D $data status >/dev/null" ||  # already up: a second call on a held machine
+  su kilnpg -s /bin/bash -c "$bin/pg_ctl -D $data -o '-p $port -k /tmp -c max_connections=300 -c fsync=on' -l $data/log -w start >/dev/null"
 echo "postgresql+psycopg://postgres@127.0.0.1:$port/postgres"
