@@ -1,7 +1,7 @@
 """`python -m bench.fleet`: the suite's GEMMs tuned through a real service by N GPU workers.
 
     python -m bench.fleet --suite ../shared/bench/suite.json --db postgresql+psycopg://postgres@127.0.0.1/postgres \\
-        --gpus 0 --gpus 0,1 --compile-cache /tmp/kiln-cc --out bench/results/fleet_h200x2_<date>.json
+        --gpus 0 --gpus 0,1 --data-dir /tmp/kiln-fleet --out bench/results/fleet_h200x2_<date>.json
 
 For each `--gpus` set, in order: a fresh database schema, `kiln serve` (no local worker),
 `kiln worker --gpus SET` (one process per GPU, one compile cache on the host), every suite GEMM
@@ -57,29 +57,27 @@ def _problems(suite: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "epilogue": g.get("epilogue", "none")} for g in suite]
 
 
-def prefill(suite: list[dict[str, Any]], compile_cache: Path, limit: int) -> dict[str, Any]:
-    """Compile every variant the suite's tuning jobs will ask for, untimed, so the runs compare
-    GPU work with a warm compile cache (what a fleet sees after its first day)."""
+def prefill(suite: list[dict[str, Any]], data_dir: Path, limit: int) -> dict[str, Any]:
+    """Compile every variant the suite's tuning jobs will ask for (the workers' own selection, into
+    their own compile cache), untimed, so the runs compare GPU work with a warm compile cache (what
+    a fleet sees after its first day). `kiln compile --file` on a CPU host does the same."""
     from service.specs import GemmSpec
     from worker.kernels.compiler import Compiler
     from worker.kernels.hardware import hardware_for
-    from worker.kernels.problem import GemmProblem
-    from worker.kernels.prune import prune
-    from worker.kernels.space import full_space
+    from worker.selection import select_gemm
 
     hw = hardware_for("sm_90a", 132)
     wanted: dict[Any, Any] = {}
-    for g in suite:
-        p = GemmProblem.from_spec(GemmSpec(m=g["m"], n=g["n"], k=g["k"], dtype=g.get("dtype", "f16"),
-                                           epilogue=g.get("epilogue", "none")))
-        for cfg in prune(full_space(p, "sm_90a"), p, hw, limit=limit).kept:
+    for spec in _problems(suite):
+        for cfg in select_gemm(GemmSpec.model_validate(spec), "sm_90a", hw, limit).report.kept:
             wanted.setdefault(cfg.compiled, cfg)
     t0 = time.monotonic()
-    outs = Compiler(compile_cache, jobs=os.cpu_count()).compile_all(list(wanted.values()), target_arch="sm_90a")
+    outs = Compiler(data_dir / "compile-cache", jobs=os.cpu_count()).compile_all(list(wanted.values()),
+                                                                                target_arch="sm_90a")
     return {"variants": len(wanted), "failed": sum(not o.ok for o in outs), "seconds": round(time.monotonic() - t0, 1)}
 
 
-def run_fleet(suite: list[dict[str, Any]], db_admin_url: str, gpus: str, compile_cache: Path, limit: int,
+def run_fleet(suite: list[dict[str, Any]], db_admin_url: str, gpus: str, data_dir: Path, limit: int,
               logs: Path) -> dict[str, Any]:
     label = "gpus_" + gpus.replace(",", "_")
     db_url = _fresh_database(db_admin_url, f"kiln_fleet_{label}_{int(time.time())}")
@@ -96,7 +94,7 @@ def run_fleet(suite: list[dict[str, Any]], db_admin_url: str, gpus: str, compile
         _wait_ready(url)
         token = (data / "admin.token").read_text().strip()
         # The worker's data dir holds the compile cache: shared by every run and every GPU here.
-        worker_env = {**base, "KILN_SERVER_URL": url, "KILN_TOKEN": token, "KILN_DATA_DIR": str(compile_cache.parent),
+        worker_env = {**base, "KILN_SERVER_URL": url, "KILN_TOKEN": token, "KILN_DATA_DIR": str(data_dir),
                       "KILN_TUNE_LIMIT": str(limit)}
         with open(logs / f"fleet_{label}_worker.log", "w") as log:
             procs.append(subprocess.Popen([sys.executable, "-m", "service.cli.main", "worker", "--gpus", gpus],
@@ -187,7 +185,8 @@ def main() -> None:
     p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
     p.add_argument("--db", required=True, help="PostgreSQL URL with rights to create databases")
     p.add_argument("--gpus", action="append", default=[], help="repeat: one run per GPU set, in order (none: --prefill only)")
-    p.add_argument("--compile-cache", type=Path, default=Path("/tmp/kiln-fleet-cc/compile-cache"))
+    p.add_argument("--data-dir", type=Path, default=Path("/tmp/kiln-fleet"),
+                   help="the workers' KILN_DATA_DIR: its compile-cache/ is shared by every run and GPU")
     p.add_argument("--limit", type=int, default=16, help="compiled variants per shape")
     p.add_argument("--only", nargs="*", default=None)
     p.add_argument("--prefill", action="store_true", help="compile every variant first, untimed")
@@ -196,16 +195,16 @@ def main() -> None:
     suite = json.loads(args.suite.read_text())["gemm"]
     if args.only:
         suite = [g for g in suite if g["name"] in args.only]
-    args.compile_cache.mkdir(parents=True, exist_ok=True)
+    (args.data_dir / "compile-cache").mkdir(parents=True, exist_ok=True)
     runs = []
     payload: dict[str, Any] = {}
-    filled = prefill(suite, args.compile_cache, args.limit) if args.prefill else None
+    filled = prefill(suite, args.data_dir, args.limit) if args.prefill else None
     if filled:
         print(json.dumps({"prefill": filled}), flush=True)
         if not args.gpus:
             args.out.write_text(json.dumps({**provenance(None), "prefill": filled}, indent=1))
     for gpus in args.gpus:
-        runs.append(run_fleet(suite, args.db, gpus, args.compile_cache, args.limit, args.out.parent))
+        runs.append(run_fleet(suite, args.db, gpus, args.data_dir, args.limit, args.out.parent))
         payload = {**provenance(_gpus()), "benchmark": "fleet", "limit": args.limit, "prefill": filled,
                    "runs": runs, "comparison": compare(runs)}
         args.out.write_text(json.dumps(payload, indent=1, default=str))

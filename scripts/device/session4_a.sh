@@ -6,7 +6,8 @@
 #     launch paths, 2x1 cluster, swapped-operand kernels, SM90 conv through KilnConv2d); their
 #     kernels were compiled on the CPU host by scripts/device/prefill_gpu_tests.py (.devcarry/cache.tgz);
 #  3. every variant of the GEMM suite compiled on the host's cores for run B (issue 7's fleet run),
-#     into .fleet-cc/, which stays on the machine between calls while it is held.
+#     into .fleet-data/, which stays on the machine between calls while it is held. (As run, the
+#     step passed --compile-cache .fleet-cc, which the workers never read: that flag is now --data-dir.)
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null) KILN_DATA_DIR=/tmp/kiln
@@ -18,5 +19,5 @@ timeout 240 python3 -m pytest tests/gpu/test_torch_runtime.py tests/gpu/test_con
 echo "gpu tests rc=$?"; grep -E "PASSED|FAILED|ERROR|passed|failed" $OUT/gpu_tests.log | tail -40
 timeout 60 python3 -m bench.launch_overhead --out $OUT/overhead_2.json > $OUT/overhead_2.log 2>&1; echo "overhead 2 rc=$?"; tail -12 $OUT/overhead_2.log
 DB=$(bash scripts/device/start_postgres.sh 5432) || exit 1
-timeout 200 python3 -m bench.fleet --suite .devcarry/suite.json --db $DB --limit 16 --compile-cache $PWD/.fleet-cc \
+timeout 200 python3 -m bench.fleet --suite .devcarry/suite.json --db $DB --limit 16 --data-dir $PWD/.fleet-data \
   --prefill --out $OUT/prefill.json > $OUT/prefill.log 2>&1; echo "prefill rc=$?"; tail -c 600 $OUT/prefill.log
