@@ -5,9 +5,10 @@
 
 For each `--gpus` set, in order: a fresh database schema, `kiln serve` (no local worker),
 `kiln worker --gpus SET` (one process per GPU, one compile cache on the host), every suite GEMM
-POSTed in one batch, then wait until every job has finished. Reports the wall time from the POST
-to the last result, which worker/GPU tuned each shape, the winner and its ratio to the library,
-and the duplicate check straight from the database (results per spec key, executions per job).
+POSTed in one batch once every worker has registered, then wait until every job has finished.
+Reports the wall time from the POST to the last result (polled every 0.5 s), which worker/GPU
+tuned each shape, the winner and its ratio to the library, and the duplicate check straight from
+the database (results per spec key, executions per job).
 Runs share the compile cache on purpose: run the same set twice to compare warm against warm.
 """
 
@@ -50,6 +51,17 @@ def _wait_ready(url: str, seconds: float = 90) -> None:
             pass
         time.sleep(0.3)
     raise RuntimeError("kiln serve did not become ready")
+
+
+def _wait_workers(client: httpx.Client, count: int, seconds: float = 120) -> None:
+    """The clock starts once every worker has registered: the figure is the fleet's tuning
+    throughput, not how long N processes take to import torch (a fleet's workers are up already)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if sum(w["online"] for w in client.get("/workers").json()) >= count:
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{count} workers did not register")
 
 
 def _problems(suite: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -100,6 +112,7 @@ def run_fleet(suite: list[dict[str, Any]], db_admin_url: str, gpus: str, data_di
             procs.append(subprocess.Popen([sys.executable, "-m", "service.cli.main", "worker", "--gpus", gpus],
                                           env=worker_env, stdout=log, stderr=subprocess.STDOUT))
         client = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        _wait_workers(client, len(gpus.split(",")))
         t0 = time.monotonic()
         r = client.post("/tune", json={"problems": _problems(suite), "target": {"arch": "sm_90a"}})
         r.raise_for_status()
@@ -112,7 +125,7 @@ def run_fleet(suite: list[dict[str, Any]], db_admin_url: str, gpus: str, data_di
             done = sum(j["state"] == "succeeded" for j in jobs.values())
             print(json.dumps({"fleet": label, "t": round(time.monotonic() - t0, 1), "succeeded": done,
                               "of": len(job_ids)}), flush=True)
-            time.sleep(2)
+            time.sleep(0.5)
         wall = time.monotonic() - t0
         workers = {w["id"]: w for w in client.get("/workers").json()}
     finally:

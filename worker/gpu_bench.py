@@ -1,13 +1,17 @@
 """The GPU half of a tuning run, in its own process: verify every candidate, time the good ones
 against the library in the same run, re-time the leaders interleaved.
 
-Run as `python -m worker.gpu_bench PLAN.json` by worker/gpu_step.py. One JSON object per line on
+Run by worker/gpu_step.py as `python -m worker.gpu_bench --serve`: one process per worker that
+measures plan after plan (a plan's path per line on stdin), so torch, the CUDA context and cuBLAS
+are set up once per worker, not once per job (that start-up was about a third of a warm job).
+`python -m worker.gpu_bench PLAN.json` measures one plan and exits. One JSON object per line on
 stdout: progress events and, last, the results. A kernel that corrupts the CUDA context kills only
 this process; the parent records which candidate was in flight and starts a fresh one for the rest.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -281,10 +285,37 @@ def summarize(times: list[float]) -> dict[str, float]:
     return {"median_us": statistics.median(times), "spread_us": q[2] - q[0], "min_us": min(times)}
 
 
-def main(plan_path: str) -> None:
-    plan = json.loads(Path(plan_path).read_text())
+def _setup() -> None:
     torch.cuda.init()
     torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def serve() -> None:
+    """Plan after plan until stdin closes (the worker exited). Between plans every module is
+    unloaded and every buffer freed, so a long-lived process measures like a fresh one."""
+    _setup()
+    emit(event="ready")
+    for line in sys.stdin:
+        if line.strip():
+            loaded: list[Candidate] = []
+            try:
+                measure(json.loads(Path(line.strip()).read_text()), loaded)
+            finally:
+                for c in loaded:
+                    c.kernel.unload()
+                loaded.clear()
+                _VERIFY_INPUTS.clear()
+                gc.collect()
+                torch.cuda.empty_cache()
+
+
+def main(plan_path: str) -> None:
+    _setup()
+    measure(json.loads(Path(plan_path).read_text()), [])
+
+
+def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
+    """Verify and time one plan's candidates; `loaded` collects what to unload afterwards."""
     props = torch.cuda.get_device_properties(0)
     stream = torch.cuda.current_stream().cuda_stream
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
@@ -322,6 +353,7 @@ def main(plan_path: str) -> None:
         emit(event="start", name=name)
         try:
             c = Candidate(entry, prob, props.multi_processor_count, stream, scratch.data_ptr())
+            loaded.append(c)
             ok, reason, err = verify(c, prob)
         except Exception as exc:
             # A faulting kernel leaves the CUDA context unusable: report the culprit and exit, so the
@@ -363,4 +395,4 @@ def _bind(c: Candidate, o: Operands) -> Any:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    serve() if sys.argv[1] == "--serve" else main(sys.argv[1])

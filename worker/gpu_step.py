@@ -1,16 +1,15 @@
 """The real tuning step: enumerate → prune → compile (cached, parallel) → verify and time on the GPU.
 
-The GPU work runs in a child process (worker/gpu_bench.py) so a kernel that wrecks the CUDA
-context cannot take the worker down or leak into later measurements: the child dies, the
-candidate in flight is recorded as failed, and a fresh child carries on with the rest.
+The GPU work runs in a child process (worker/gpu_bench.py, kept across jobs by
+worker/measure_process.py) so a kernel that wrecks the CUDA context cannot take the worker down or
+leak into later measurements: the child dies, the candidate in flight is recorded as failed, and a
+fresh child carries on with the rest.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from worker.kernels.config import KernelConfig
 from worker.kernels.hardware import hardware_for
 from worker.kernels.prune import PruneReport
 from worker.kernels.render import activation_of
+from worker.measure_process import MeasurementProcess
 from worker.runtime.launch_meta import launch_meta
 from worker.selection import select_conv, select_gemm
 from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
@@ -49,9 +49,14 @@ class GpuTuningStep:
         self.data_dir = data_dir or Path(os.environ.get("KILN_DATA_DIR", ".kiln"))
         jobs = jobs or int(os.environ.get("KILN_COMPILE_JOBS", "0")) or None  # None: every core
         self.compiler = Compiler(self.data_dir / "compile-cache", jobs=jobs)
+        self.measurer = MeasurementProcess(physical_gpu(gpu_index), self.data_dir / "logs" / f"gpu_bench_{gpu_index}.log")
+        self.measurer.start()  # its torch import and CUDA set-up overlap registration and the first compile
 
     def device(self) -> DeviceInfo:
         return self._device
+
+    def close(self) -> None:
+        self.measurer.close()
 
     def run(self, job: dict[str, Any], progress: Progress) -> StepOutcome:
         if job["op"] == "conv2d":
@@ -120,14 +125,9 @@ class GpuTuningStep:
         for _attempt in range(len(candidates) + 1):
             plan_path = tmp / "plan.json"
             plan_path.write_text(json.dumps(plan))
-            env = {**os.environ, "CUDA_VISIBLE_DEVICES": physical_gpu(self.gpu_index), "PYTHONUNBUFFERED": "1"}
-            proc = subprocess.Popen([sys.executable, "-m", "worker.gpu_bench", str(plan_path)], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, env=env)
             in_flight = None
             final = None
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                ev = json.loads(line)
+            for ev in self.measurer.events(plan_path):
                 if ev["event"] == "start":
                     in_flight = ev["name"]
                 elif ev["event"] == "verified":
@@ -142,15 +142,15 @@ class GpuTuningStep:
                 elif ev["event"] == "done":
                     final = ev["results"]
                 progress(phase="measuring", generated=generated, compiled=compiled, **counters)
-            stderr = proc.stderr.read() if proc.stderr else ""
-            proc.wait()
             if final is not None:
                 for name, why in crashed.items():
                     final["candidates"][name] = {"status": "launch_failed", "reason": why}
                 return final
+            stderr = self.measurer.stderr_tail()
             if in_flight is None:
-                raise StepFailed(f"GPU measurement process failed: {stderr[-2000:]}", retryable=True)
-            crashed.setdefault(in_flight, f"crashed the CUDA context: {stderr.strip().splitlines()[-1] if stderr.strip() else proc.returncode}")
+                raise StepFailed(f"GPU measurement process failed: {stderr}", retryable=True)
+            last = stderr.strip().splitlines()[-1] if stderr.strip() else self.measurer.returncode
+            crashed.setdefault(in_flight, f"crashed the CUDA context: {last}")
             plan["skip"] = sorted({*plan["skip"], in_flight})  # re-measure the rest in a fresh process
         raise StepFailed("GPU measurement process kept crashing", retryable=True)
 

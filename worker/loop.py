@@ -111,6 +111,9 @@ class Worker:
         finally:
             beat.stop()
             self.client.stop(self.worker_id)
+            close = getattr(self.step, "close", None)  # e.g. the GPU step's measurement process
+            if close is not None:
+                close()
         return done
 
     def _work(self, job: dict[str, Any], lease: _Lease) -> None:

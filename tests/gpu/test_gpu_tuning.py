@@ -90,16 +90,25 @@ def test_same_kernel_timed_twice_within_3_percent(cubins: dict[str, dict]) -> No
     assert abs(first - second) / min(first, second) < 0.03, (first, second)
 
 
+TUNED = [GemmSpec(m=2048, n=2048, k=1024, epilogue="bias_gelu"), GemmSpec(m=1024, n=1024, k=1024)]
+
+
 def test_tuning_step_picks_a_verified_winner_and_states_the_baseline() -> None:
     from worker.gpu_step import GpuTuningStep
 
     events: list[dict] = []
     step = GpuTuningStep(0, limit=3, jobs=os.cpu_count())
-    out = step.tune(GemmSpec(m=2048, n=2048, k=1024, epilogue="bias_gelu"), "sm_90a", lambda **kw: events.append(kw))
-    assert out.kernels and out.kernel_time_us and out.baseline_time_us and out.baseline_library
-    assert any(c["status"] == "timed" for c in out.candidates)
-    assert events[-1]["timed"] >= 1 and events[0]["phase"] == "compiling"
-    assert out.kernels[0].cubin[:4] == b"\x7fELF"
+    try:
+        out = step.tune(TUNED[0], "sm_90a", lambda **kw: events.append(kw))
+        assert out.kernels and out.kernel_time_us and out.baseline_time_us and out.baseline_library
+        assert any(c["status"] == "timed" for c in out.candidates)
+        assert events[-1]["timed"] >= 1 and events[0]["phase"] == "compiling"
+        assert out.kernels[0].cubin[:4] == b"\x7fELF"
+        first_pid = step.measurer.pid
+        again = step.tune(TUNED[1], "sm_90a", lambda **kw: None)  # a second job, same measurement process
+        assert again.kernels and again.kernel_time_us and step.measurer.pid == first_pid
+    finally:
+        step.close()
 
 
 def test_padded_gemm_verifies_and_launches_from_unpadded_tensors(tmp_path: Path) -> None:
