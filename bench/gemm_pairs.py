@@ -1,0 +1,80 @@
+"""`python -m bench.gemm_pairs`: near-neighbour GEMM configs timed side by side on the GPU.
+
+    python -m bench.gemm_pairs [--only bert-base.ffn2 …] [--out FILE]
+
+The ranked search spreads its budget over tile shapes, so it rarely times two configs that differ
+in one template parameter; the ranking model's guesses (TMA vs no-smem epilogue, 2-CTA clusters,
+K-tile depth) then go unchecked. This times, for the suite shapes where Kiln trails cuBLAS most,
+each wave-sized tile under every epilogue schedule × cluster pairing, through the worker's own
+measurement path (verified first, then timed against cuBLAS in the same run), and prints the ratios.
+Writes bench/results/gemm_pairs_<gpu>_<date>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from bench.common import device_provenance, save_result
+from service.specs import GemmSpec
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.hardware import hardware_for
+from worker.kernels.problem import GemmProblem
+from worker.kernels.prune import prune
+
+SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
+    "bert-base.attn_out": (4096, 768, 768, "none"),
+    "bert-base.ffn2": (4096, 768, 3072, "bias"),
+    "bert-large.ffn2": (4096, 1024, 4096, "bias"),
+    "square.1024": (1024, 1024, 1024, "none"),
+}
+TILES = [((128, 192, 64), Schedule.cooperative), ((128, 128, 64), Schedule.cooperative),
+         ((128, 128, 128), Schedule.pingpong), ((64, 128, 128), Schedule.pingpong)]
+PAIRINGS = list(itertools.product((EpilogueSchedule.tma, EpilogueSchedule.nosmem), ((1, 1), (1, 2))))
+
+
+def grid(epilogue: str) -> list[KernelConfig]:
+    """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
+                            epilogue_schedule=es, cluster=cluster, tile_scheduler=TileScheduler.persistent)
+               for (tile, sched), (es, cluster) in itertools.product(TILES, PAIRINGS)]
+    problem = GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue)))
+    legal = set(prune(configs, problem, hardware_for("sm_90a", 132)).kept)  # smem, registers, …
+    return [c for c in configs if c in legal]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", nargs="*", default=None)
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args()
+    from worker.gpu_step import GpuTuningStep
+
+    step = GpuTuningStep(0)
+    rows: list[dict[str, Any]] = []
+    try:
+        for name, (m, n, k, epilogue) in SHAPES.items():
+            if args.only and name not in args.only:
+                continue
+            out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), grid(epilogue), "sm_90a", lambda **_: None)
+            lib = out.baseline_time_us
+            for c in sorted(out.candidates, key=lambda c: c.get("time_us") or float("inf")):
+                rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
+                             "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None,
+                             "library": out.baseline_library, "library_us": lib})
+                print(f"{name:20s} {c['name']:70s} {c['status']:14s} {c.get('time_us') or 0:7.1f} µs  "
+                      f"{(lib or 0) / (c.get('time_us') or 1):5.2f}×", flush=True)
+    finally:
+        step.close()
+    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "tiles": [list(t) for t, _ in TILES],
+               "rows": rows}
+    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, args.out))}))
+
+
+if __name__ == "__main__":
+    main()
