@@ -11,7 +11,9 @@ set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null) KILN_DATA_DIR=/tmp/kiln
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader
-mkdir -p /tmp/kiln-fleet /tmp/kiln && tar xJf .devcarry/fleet-cache.txz -C /tmp/kiln-fleet && tar xzf .devcarry/cache.tgz -C /tmp/kiln
+mkdir -p /tmp/kiln-fleet /tmp/kiln && tar xzf .devcarry/cache.tgz -C /tmp/kiln
+python3 -c "import tarfile; tarfile.open('.devcarry/fleet-cache.txz').extractall('/tmp/kiln-fleet')" || exit 1
+ls /tmp/kiln-fleet/compile-cache | wc -l
 DB=$(bash scripts/device/start_postgres.sh 5432) || exit 1
 timeout 300 python3 -m bench.fleet --suite .devcarry/suite.json --db $DB --limit 16 --data-dir /tmp/kiln-fleet \
   --prefill --gpus 0 --gpus 0,1 --out $OUT/fleet.json > $OUT/fleet.log 2>&1; echo "fleet rc=$?"
