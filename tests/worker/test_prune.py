@@ -158,3 +158,14 @@ def test_launch_time_splits_are_judged_in_the_kernels_frame() -> None:
     swab = replace(C90, tile=(128, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
                    tile_scheduler=TileScheduler.streamk, swap_ab=True)
     assert {c.split_k for c in expand_runtime_variants([swab], DECODE, H)} == {1, 2, 4}
+
+
+def test_ranking_prefers_the_tma_epilogue_on_wide_tiles_even_on_one_wave() -> None:
+    """bench/results/gemm_pairs_h200x2_20261129.json: on 4096x768x3072 (128 tiles of 128x192, one
+    wave) the TMA epilogue ran 31.9 µs, the no-smem one 42.8; narrow decode tiles keep no-smem."""
+    ffn2 = GemmProblem.from_spec(GemmSpec(m=4096, n=768, k=3072, epilogue=Epilogue.bias))
+    wide = replace(C90, tile=(128, 192, 64), epilogue=Epilogue.bias)
+    assert P.estimated_cost(wide, ffn2, H) < P.estimated_cost(replace(wide, epilogue_schedule=EpilogueSchedule.nosmem), ffn2, H)
+    narrow = replace(C90, tile=(128, 32, 128))
+    decode = GemmProblem.from_spec(GemmSpec(m=128, n=4096, k=11008))
+    assert P.estimated_cost(replace(narrow, epilogue_schedule=EpilogueSchedule.nosmem), decode, H) < P.estimated_cost(narrow, decode, H)

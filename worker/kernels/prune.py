@@ -265,12 +265,16 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         cost *= 1.05  # the reduction's extra launch or semaphore wait
     if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
         full = tiles >= 1.5 * hw.sm_count
-        # Probe on the H200: TMA epilogues and 2-CTA multicast win on large grids, the no-smem
-        # epilogue on small ones (1024x777x512 at 2.3x cuBLAS).
+        # Measured on the H200 (bench/results/gemm_pairs_h200x2_20261129.json: each tile under
+        # both epilogue schedules and both clusters): with tiles 64 or more wide, the TMA epilogue
+        # ran 1.1-2.1x faster than the no-smem one on every shape, one wave or four; only narrow
+        # tiles (decode, N <= 32, and the 1024x777x512 probe) keep the no-smem epilogue's edge on
+        # small grids. 2-CTA multicast never lost by more than 2% once there are tiles to pair,
+        # and won 1.2x on the long-K bert-large.ffn2.
         if cfg.epilogue_schedule is EpilogueSchedule.tma:
-            cost *= 0.97 if full else 1.03
+            cost *= 0.9 if cfg.tile[1] >= 64 else (0.97 if full else 1.03)
         if cfg.cluster != (1, 1):
-            cost *= 0.98 if full else 1.02
+            cost *= 0.98 if tiles >= hw.sm_count / 2 else 1.02
     return cost
 
 
