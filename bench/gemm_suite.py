@@ -106,6 +106,7 @@ def main() -> None:
             args.out.write_text(json.dumps({"partial": True, "shapes": rows}, indent=1, default=str))
         print(json.dumps({k: row[k] for k in ("name", "winner_name", "kiln_tflops", "library", "library_tflops",
                                               "ratio_library_over_kiln", "tuning_seconds_cold")}), flush=True)
+    step.close()  # the measurement process: its GPU memory back before the profiler's child runs
     try:
         with mp.get_context("spawn").Pool(1) as pool:
             names = pool.map(cublas_kernels, suite)
