@@ -269,12 +269,15 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         # both epilogue schedules and both clusters): with tiles 64 or more wide, the TMA epilogue
         # ran 1.1-2.1x faster than the no-smem one on every shape, one wave or four; only narrow
         # tiles (decode, N <= 32, and the 1024x777x512 probe) keep the no-smem epilogue's edge on
-        # small grids. 2-CTA multicast never lost by more than 2% once there are tiles to pair,
-        # and won 1.2x on the long-K bert-large.ffn2.
+        # small grids. On wide tiles 2-CTA multicast never lost by more than 2% once there were
+        # tiles to pair, and won 1.2x on the long-K bert-large.ffn2. Decode shapes (M or N <= 128,
+        # memory-bound, where no-smem kernels won) were not part of that measurement and keep
+        # the earlier rule.
+        wide = cfg.tile[1] >= 64 and min(p.m, p.n) > 128
         if cfg.epilogue_schedule is EpilogueSchedule.tma:
-            cost *= 0.9 if cfg.tile[1] >= 64 else (0.97 if full else 1.03)
+            cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.cluster != (1, 1):
-            cost *= 0.98 if tiles >= hw.sm_count / 2 else 1.02
+            cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
     return cost
 
 
