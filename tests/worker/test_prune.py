@@ -169,3 +169,12 @@ def test_ranking_prefers_the_tma_epilogue_on_wide_tiles_even_on_one_wave() -> No
     narrow = replace(C90, tile=(128, 32, 128))
     decode = GemmProblem.from_spec(GemmSpec(m=128, n=4096, k=11008))
     assert P.estimated_cost(replace(narrow, epilogue_schedule=EpilogueSchedule.nosmem), decode, H) < P.estimated_cost(narrow, decode, H)
+
+
+def test_decode_problems_keep_the_no_smem_epilogue_first() -> None:
+    """decode.m64 as its swapped-operand kernel runs it (11008 x 64): the no-smem kernel won on the
+    H200 and the TMA-first rule was measured on wide problems only."""
+    swapped_frame = GemmProblem.from_spec(GemmSpec(m=11008, n=64, k=4096))
+    tma = replace(C90, tile=(128, 64, 128))
+    assert P.estimated_cost(replace(tma, epilogue_schedule=EpilogueSchedule.nosmem), swapped_frame, H) < \
+        P.estimated_cost(tma, swapped_frame, H)
