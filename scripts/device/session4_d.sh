@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 4, run D (one nvidia-h200 call, ~2.5 min): the suite GEMMs whose 16-variant selection the
+# Session 4, run D (never ran: too little device time was left to start a machine; see next_session.sh) (one nvidia-h200 call, ~2.5 min): the suite GEMMs whose 16-variant selection the
 # re-fitted ranking model changed (TMA epilogue first on tiles 64+ wide, clusters once there are
 # tiles to pair; from bench.gemm_pairs in run C), tuned again; every variant compiled on the CPU
 # host (.devcarry/fleet-cache.txz). Then `kiln bench overhead` on this single-GPU host.
