@@ -1,6 +1,6 @@
-"""`python -m bench.gemm_pairs`: near-neighbour GEMM configs timed side by side on the GPU.
+"""`kiln bench pairs` (`python -m bench.gemm_pairs`): near-neighbour GEMM configs timed side by side on the GPU.
 
-    python -m bench.gemm_pairs [--only bert-base.ffn2 …] [--out FILE]
+    kiln bench pairs [--only bert-base.ffn2 …] [--out FILE]
 
 The ranked search spreads its budget over tile shapes, so it rarely times two configs that differ
 in one template parameter; the ranking model's guesses (TMA vs no-smem epilogue, 2-CTA clusters,

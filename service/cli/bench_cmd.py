@@ -1,4 +1,4 @@
-"""`kiln bench gemm|conv2d|compile|load|fleet|overhead`: the benchmarks under bench/, with their own flags."""
+"""`kiln bench gemm|pairs|conv2d|compile|load|fleet|overhead`: the benchmarks under bench/, with their own flags."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import importlib
 import sys
 
 MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": "bench.compile_bench",
-           "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead"}
+           "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead",
+           "pairs": "bench.gemm_pairs"}
 
 
 def add(sub: argparse._SubParsersAction) -> None:
