@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from service.specs.conv2d import Conv2dSpec
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
+from worker.kernels.config import Family, KernelConfig
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import hardware_for
 from worker.kernels.prune_conv import prune_conv
@@ -30,9 +33,17 @@ CASES = [  # (spec, why)
 ]
 
 
-def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
+SM90_CONV = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+
+
+def kept_configs(spec: Conv2dSpec, limit: int = 2) -> list[KernelConfig]:
+    """What `_compiled` builds for a case (scripts/device/prefill_gpu_tests.py compiles the same)."""
     cp = ConvProblem.from_spec(spec)
-    kept = prune_conv(full_conv_space(cp, "sm_90a"), cp, hardware_for("sm_90a"), limit=limit).kept
+    return prune_conv(full_conv_space(cp, "sm_90a"), cp, hardware_for("sm_90a"), limit=limit).kept
+
+
+def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
+    kept = kept_configs(spec, limit)
     assert kept, "no conv config survived pruning"
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp)) / "compile-cache"
     outs = {o.config.compiled: o for o in Compiler(cache, jobs=os.cpu_count()).compile_all(kept, target_arch="sm_90a")}
@@ -107,13 +118,10 @@ def test_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
     record): a 3x3 conv with bias+ReLU, against the fp32 reference."""
     import torch
 
-    from service.specs.epilogues import Epilogue
-    from service.specs.gemm import DType, Layout
     from worker import gpu_bench
     from worker.gpu_bench_conv import ConvBench
-    from worker.kernels.config import Family, KernelConfig
 
-    cfg = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+    cfg = SM90_CONV
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
     [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert o.ok, o.error
@@ -167,12 +175,9 @@ def test_sm90_conv_through_the_client_helper_with_new_and_repeated_tensors(tmp_p
     import torch
     import torch.nn.functional as F
 
-    from service.specs.epilogues import Epilogue
-    from service.specs.gemm import DType, Layout
-    from worker.kernels.config import Family, KernelConfig
     from worker.runtime.torch_conv import KilnConv2d
 
-    cfg = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+    cfg = SM90_CONV
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
     [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert o.ok, o.error

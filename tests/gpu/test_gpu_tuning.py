@@ -6,6 +6,7 @@ Run on the H200 with `python -m pytest tests/gpu -m gpu` (the device's python ha
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,7 @@ def test_same_kernel_timed_twice_within_3_percent(cubins: dict[str, dict]) -> No
     assert abs(first - second) / min(first, second) < 0.03, (first, second)
 
 
+PADDED = replace(SM90_BIAS, epilogue_schedule=EpilogueSchedule.tma, pad_kn=8)  # N=777 zero-padded to 784
 TUNED = [GemmSpec(m=2048, n=2048, k=1024, epilogue="bias_gelu"), GemmSpec(m=1024, n=1024, k=1024)]
 
 
@@ -114,14 +116,12 @@ def test_tuning_step_picks_a_verified_winner_and_states_the_baseline() -> None:
 def test_padded_gemm_verifies_and_launches_from_unpadded_tensors(tmp_path: Path) -> None:
     """BOLT's padding: N=777 zero-padded to 784 runs an 8-wide TMA kernel; the worker verifies it
     on padded operands, and KilnGemm pads a client's unpadded tensors itself."""
-    from dataclasses import replace
-
     import torch
 
     from worker import gpu_bench
     from worker.runtime.torch_gemm import KilnGemm
 
-    cfg = replace(SM90_BIAS, epilogue_schedule=EpilogueSchedule.tma, pad_kn=8)
+    cfg = PADDED
     [o] = Compiler(Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache",
                    jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert o.ok, o.error

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.gpu
 
 CFG = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (128, 128, 64),
                    schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
+CLUSTERED = replace(CFG, cluster=(2, 1))
+SWAPPED = {(e, es): replace(CFG, epilogue=Epilogue(e), tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule(es), swap_ab=True)
+           for e, es in (("bias_gelu", "tma"), ("bias", "nosmem"), ("none", "nosmem"))}  # decode kernels: D^T = W·x^T
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +175,7 @@ def test_two_cta_cluster_kernel_through_both_launch_paths(tmp_path_factory, monk
     from worker.runtime.torch_gemm import KilnGemm
 
     monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
-    cfg = replace(CFG, cluster=(2, 1))
+    cfg = CLUSTERED
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
     [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert out.ok, out.error
@@ -184,7 +187,7 @@ def test_two_cta_cluster_kernel_through_both_launch_paths(tmp_path_factory, monk
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
 
 
-@pytest.mark.parametrize("epilogue,epilogue_schedule", [("bias_gelu", "tma"), ("bias", "nosmem"), ("none", "nosmem")])
+@pytest.mark.parametrize("epilogue,epilogue_schedule", list(SWAPPED))
 def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogue_schedule) -> None:  # type: ignore[no-untyped-def]
     """Decode kernels that compute D^T = W·x^T (column-major D^T is row-major D; the bias runs
     along the kernel's rows) give F.linear's answer from the caller's own x, W and bias."""
@@ -192,8 +195,7 @@ def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogu
 
     from worker.runtime.torch_gemm import KilnGemm
 
-    cfg = replace(CFG, epilogue=Epilogue(epilogue), tile=(64, 16, 128),
-                  epilogue_schedule=EpilogueSchedule(epilogue_schedule), swap_ab=True)
+    cfg = SWAPPED[(epilogue, epilogue_schedule)]
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
     [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert out.ok, out.error
