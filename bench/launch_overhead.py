@@ -8,7 +8,8 @@ out of the figure: a round stays below the launch queue's depth (a full queue bl
 until the GPU drains it, and the loop would then time the kernel), and the kernel's own GPU time
 (reported as `gpu_us_per_kernel`) is shorter than a launch's host cost. Reports the median over
 the rounds for: KilnGemm.__call__ with a preallocated output (the path kiln::linear
-takes), KilnGemm allocating its output, the bare launch (params already packed), torch's F.linear
+takes), KilnGemm allocating its output, a bound call (`KilnGemm.bind`: operands checked once),
+the bare launch (params already packed), the checks alone (no launch), torch's F.linear
 (cuBLAS) and F.linear followed by F.gelu (what it replaces); the KilnGemm paths both through
 cuda-python's launch wrapper (the default) and the ctypes driver call (`KILN_LAUNCH=driver`),
 each checked against the reference first. Rounds of all paths interleave, so no path gains from
@@ -96,9 +97,11 @@ def main() -> None:
     prepared = kern.prepare(M, N, K)
     packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}))
     stream = torch.cuda.current_stream().cuda_stream
+    bound = kern.bind(x, w, b, out=y)
     kiln_paths = {
         "kiln_call_out": lambda: kern(x, w, b, out=y),
         "kiln_call_alloc": lambda: kern(x, w, b),
+        "kiln_bound": bound,
         "kiln_bare_launch": lambda: kern.kernel.launch_args(prepared, packed, stream),
     }
     # Each Kiln path twice: through cuda-python's cuLaunchKernelEx wrapper (the default) and the
@@ -106,7 +109,9 @@ def main() -> None:
     paths: dict[str, tuple[bool, Any]] = {name: (False, fn) for name, fn in kiln_paths.items()}
     paths |= {f"{name}_driver": (True, fn) for name, fn in kiln_paths.items()}
     paths |= {"torch_linear": (True, lambda: F.linear(x, w, b)),
-              "torch_linear_gelu": (True, lambda: F.gelu(F.linear(x, w, b), approximate="tanh"))}
+              "torch_linear_gelu": (True, lambda: F.gelu(F.linear(x, w, b), approximate="tanh")),
+              # where a checked call's time goes: the operand checks and lookups alone, no launch
+              "kiln_checks_only": (False, lambda: kern._checked(x, w, b, None, y))}
     errors = {}
     for driver, fn in paths.values():  # check both launch paths, and warm every path
         driver_launch.ENABLED = driver
@@ -114,6 +119,10 @@ def main() -> None:
         kern(x, w, b, out=y)
         torch.cuda.synchronize()
         errors["driver" if driver else "cuda_python"] = float((y.float() - ref).norm() / ref.norm())
+        y.fill_(float("nan"))
+        bound()
+        torch.cuda.synchronize()
+        errors["bound_driver" if driver else "bound_cuda_python"] = float((y.float() - ref).norm() / ref.norm())
         for _ in range(100):
             fn()
     results = per_call_us(paths, args.calls, args.rounds)

@@ -1,5 +1,6 @@
 """Compile, on a CPU host, every kernel the GPU tests and `kiln bench overhead` build (the tests'
-own config constants), into $KILN_DATA_DIR's compile cache, so a device run spends its minutes on
+own config constants; `--runtime-only`: the launch runtime's tests and the overhead bench),
+into $KILN_DATA_DIR's compile cache, so a device run spends its minutes on
 the GPU (`tar` the cache into .devcarry/cache.tgz afterwards)."""
 
 from __future__ import annotations
@@ -21,8 +22,13 @@ from worker.kernels.hardware import hardware_for  # noqa: E402
 from worker.selection import select_gemm  # noqa: E402
 
 
+def runtime_test_configs() -> list[KernelConfig]:
+    """What `kiln bench overhead` and tests/gpu/test_torch_runtime.py launch."""
+    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values()]
+
+
 def gpu_test_configs() -> list[KernelConfig]:
-    configs = [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV]
+    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:
@@ -31,7 +37,8 @@ def gpu_test_configs() -> list[KernelConfig]:
 
 if __name__ == "__main__":
     cache = Path(os.environ["KILN_DATA_DIR"]) / "compile-cache"
-    outs = Compiler(cache, jobs=os.cpu_count()).compile_all(gpu_test_configs(), target_arch="sm_90a")
+    configs = runtime_test_configs() if "--runtime-only" in sys.argv[1:] else gpu_test_configs()
+    outs = Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")
     for o in outs:
         print(("ok  " if o.ok else "FAIL") + f" {o.config.name}")
     sys.exit(0 if all(o.ok for o in outs) else 1)

@@ -57,13 +57,25 @@ def test_matches_torch_on_several_shapes(kernel) -> None:  # type: ignore[no-unt
 
 
 def test_bad_inputs_raise_before_launch(kernel) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
     from worker.runtime.torch_gemm import KernelInputError
 
     x, w, b = _operands(64, 64, 64)
-    for bad, match in (((x.float(), w, b), "dtype|float"), ((x.t(), w, b), "contiguous"), ((x, w, None), "bias"),
-                       ((x[:, :60].contiguous(), w[:, :60].contiguous(), b), "alignment"), ((x.cpu(), w, b), "CUDA")):
+    misaligned = torch.empty(64 * 64 + 1, device="cuda", dtype=torch.half)[1:].view(64, 64)
+    strided_bias = torch.empty(128, device="cuda", dtype=torch.half)[::2]
+    for bad, match in (((x.float(), w, b), "x is torch.float32"), ((x.t(), w, b), "x must be contiguous"),
+                       ((x, w, None), "bias"), ((x, w.half().t(), b), "weight must be contiguous"),
+                       ((x[:, :60].contiguous(), w[:, :60].contiguous(), b), "alignment"), ((x.cpu(), w, b), "CUDA"),
+                       ((misaligned, w, b), "x must start on a 16-byte boundary"),
+                       ((x, w, strided_bias), "bias must be contiguous"), ((x, w, b[:32]), r"bias must have shape \(64,\)"),
+                       ((x, w.bfloat16(), b), "weight is torch.bfloat16")):
         with pytest.raises(KernelInputError, match=match):
             kernel(*bad)
+    with pytest.raises(KernelInputError, match=r"out must have shape \(64, 64\)"):
+        kernel(x, w, b, out=torch.empty(64, 32, device="cuda", dtype=torch.half))
+    with pytest.raises(KernelInputError, match="out is torch.float32"):
+        kernel(x, w, b, out=torch.empty(64, 64, device="cuda"))
 
 
 def test_cuda_graph_capture_and_replay(kernel) -> None:  # type: ignore[no-untyped-def]
@@ -86,6 +98,33 @@ def test_cuda_graph_capture_and_replay(kernel) -> None:  # type: ignore[no-untyp
     torch.cuda.synchronize()
     ref = _ref(x, w, b)
     assert float((out.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+def test_bound_call_launches_checks_at_bind_and_captures(kernel) -> None:  # type: ignore[no-untyped-def]
+    """`bind` checks once; its calls see new values written into the bound buffers, and replay
+    inside a CUDA graph like the checked call."""
+    import torch
+
+    from worker.runtime.torch_gemm import KernelInputError
+
+    x, w, b = _operands(256, 1024, 512)
+    with pytest.raises(KernelInputError, match="contiguous"):
+        kernel.bind(x.t().contiguous().t(), w, b)
+    bound = kernel.bind(x, w, b)
+    y = bound()
+    torch.cuda.synchronize()
+    assert float((y.float() - _ref(x, w, b)).norm() / _ref(x, w, b).norm()) < 2e-3
+    x.copy_(torch.randn_like(x))
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, stream=s):
+        bound()
+    bound.out.fill_(float("nan"))
+    g.replay()
+    torch.cuda.synchronize()
+    ref = _ref(x, w, b)
+    assert bound.out is y and float((y.float() - ref).norm() / ref.norm()) < 2e-3
 
 
 def test_host_overhead_per_launch(kernel) -> None:  # type: ignore[no-untyped-def]

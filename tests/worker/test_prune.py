@@ -178,3 +178,15 @@ def test_decode_problems_keep_the_no_smem_epilogue_first() -> None:
     tma = replace(C90, tile=(128, 64, 128))
     assert P.estimated_cost(replace(tma, epilogue_schedule=EpilogueSchedule.nosmem), swapped_frame, H) < \
         P.estimated_cost(tma, swapped_frame, H)
+
+
+def test_swapped_and_plain_kernels_of_one_tile_are_picked_as_different_kernels() -> None:
+    """decode.m128 (128x4096x11008): the swapped 128x128 stream-K kernel (32 tiles along N, the
+    activations read by 32 blocks instead of 128) ties the plain one in the cost model. Grouped
+    together, it was only ever a second pick, and the search never timed it on the H200."""
+    from worker.selection import select_gemm
+
+    picked = select_gemm(GemmSpec(m=128, n=4096, k=11008), "sm_90a", H, 16).report.kept
+    plain = [c for c in picked if c.family is Family.sm90_tma and c.tile[:2] == (128, 128) and not c.swap_ab]
+    swapped = [c for c in picked if c.tile[:2] == (128, 128) and c.swap_ab]
+    assert plain and swapped

@@ -334,7 +334,7 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """The best `limit` distinct cubins, spread across tile shapes first.
 
-    Survivors are grouped by (family, tile M×N, schedule, tile scheduler); groups are visited in order
+    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler); groups are visited in order
     of their best estimated cost, taking one member per group per round. The cost model is too
     coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
     Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
@@ -343,7 +343,7 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     for cfg in ranked:
         # conv kernels also spread over the K tile: it sets how many channels each step loads
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
-        key = (cfg.family, tile, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.padding)
+        key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.padding)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []

@@ -121,6 +121,7 @@ class PreparedLaunch:
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
     config: Any = None  # the CUlaunchConfig, built on first launch
+    stream: int = -1  # the stream `config` holds
     driver: Any = None  # the opt-in ctypes launch (KILN_LAUNCH=driver), built on first launch
 
     def pack(self, pointers: dict[str, int]) -> bytes:
@@ -230,7 +231,8 @@ class LoadedKernel:
         cfg = prepared.config
         if cfg is None:
             cfg = prepared.config = self._launch_config(prepared)
-        cfg.hStream = stream
+        if prepared.stream != stream:  # cuda-python's setter converts the handle (~0.3 µs here)
+            cfg.hStream = prepared.stream = stream
         err, = cu.cuLaunchKernelEx(cfg, self.entry, args.address, 0)
         if err != cu.CUresult.CUDA_SUCCESS:
             check(err)

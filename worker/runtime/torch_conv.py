@@ -102,9 +102,8 @@ class KilnConv2d:
             raise KernelInputError(f"residual must be (N, K, P, Q) = {(dims['n'], dims['k'], dims['p'], dims['q'])}")
         p = self.prepare(dims, x.device)
         ws_ptr = self._prep.workspace(p)
-        args = self._prep.packed(p, {"A": xs.data_ptr(), "B": ws.data_ptr(), "C": res.data_ptr() if res is not None else 0,
-                                     "D": out.data_ptr(), "bias": bias.data_ptr() if bias is not None else 0,
-                                     "workspace": ws_ptr})
+        args = self._prep.packed(p, (xs.data_ptr(), ws.data_ptr(), res.data_ptr() if res is not None else 0,
+                                     out.data_ptr(), bias.data_ptr() if bias is not None else 0, ws_ptr))
         self.kernel.launch_args(p, args, raw_stream(x.device.index or 0), ws_ptr)
         return out.permute(0, 3, 1, 2)
 
