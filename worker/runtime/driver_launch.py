@@ -29,12 +29,9 @@ class CUlaunchConfig(ctypes.Structure):
                 ("attrs", ctypes.POINTER(CUlaunchAttribute)), ("numAttrs", ctypes.c_uint)]
 
 
-# Read once: the per-call path must not consult the environment (~0.3 µs a call).
+# Read once: the per-call path must not consult the environment (~0.3 µs a call). The launcher
+# reads this attribute on every launch (tests and `kiln bench overhead` flip it).
 ENABLED = os.environ.get("KILN_LAUNCH") == "driver"
-
-
-def enabled() -> bool:
-    return ENABLED
 
 
 _LIB: Any = None

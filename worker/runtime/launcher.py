@@ -219,7 +219,7 @@ class LoadedKernel:
         with a launch config built once per shape (only the stream changes)."""
         if prepared.workspace_bytes and workspace:
             check(cu.cuMemsetD8Async(workspace, 0, prepared.workspace_bytes, stream))
-        if driver_launch.enabled():
+        if driver_launch.ENABLED:
             if prepared.driver is None:
                 prepared.driver = driver_launch.DriverLaunch(
                     int(self.entry), prepared.grid, prepared.threads, prepared.smem,

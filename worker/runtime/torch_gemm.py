@@ -125,7 +125,9 @@ class KilnGemm:
                 xp, rp = pad_activations(x, residual, kp, np_)
                 y = self._run(xp, wp, bp, rp, None)[:, :n]
                 return out.copy_(y) if out is not None else y
-        return self._run(x, weight, bias, residual, out)
+        p, ws, pointers, index, out = self._checked(x, weight, bias, residual, out)  # _run, inlined
+        self.kernel.launch_args(p, self._prep.packed(p, pointers), raw_stream(index), ws)
+        return out
 
     def _padded_params(self, weight: torch.Tensor, bias: torch.Tensor | None, kp: int,
                        np_: int) -> tuple[torch.Tensor, torch.Tensor | None]:
