@@ -190,3 +190,15 @@ def test_swapped_and_plain_kernels_of_one_tile_are_picked_as_different_kernels()
     plain = [c for c in picked if c.family is Family.sm90_tma and c.tile[:2] == (128, 128) and not c.swap_ab]
     swapped = [c for c in picked if c.tile[:2] == (128, 128) and c.swap_ab]
     assert plain and swapped
+
+
+def test_stream_k_pays_for_every_partial_tile_it_fixes_up() -> None:
+    """decode.m128 on the H200: 128x256 stream-K (16 tiles shared by 132 SMs, ~8 pieces a tile)
+    68 µs, 128x64 stream-K split 2 (2 pieces) 38 µs; the model without the fix-up ranked the
+    first ahead. Data-parallel kernels pay nothing."""
+    m128 = GemmProblem.from_spec(GemmSpec(m=128, n=4096, k=11008))
+    sk = replace(C90, epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.streamk)
+    wide, split2 = replace(sk, tile=(128, 256, 64)), replace(sk, tile=(128, 64, 128), split_k=2)
+    assert P.estimated_cost(split2, m128, H) < P.estimated_cost(wide, m128, H)
+    assert P.streamk_fixup_seconds(C90, 32, H) == 0.0
+    assert P.streamk_fixup_seconds(wide, 16, H) > 4 * P.streamk_fixup_seconds(split2, 64, H)
