@@ -38,6 +38,26 @@ TILES = [((128, 192, 64), Schedule.cooperative), ((128, 128, 64), Schedule.coope
 PAIRINGS = list(itertools.product((EpilogueSchedule.tma, EpilogueSchedule.nosmem), ((1, 1), (1, 2))))
 
 
+DECODE = {"decode.m128": (128, 4096, 11008, "none")}
+# cuBLAS's decode.m128 kernel (nvjet 128x64, K tile 64, 1x2 cluster, split-K): the same tile under
+# each cluster, epilogue schedule and tile scheduler (stream-K's split counts come at launch time).
+DECODE_GRID = list(itertools.product((EpilogueSchedule.nosmem, EpilogueSchedule.tma), ((1, 1), (1, 2)),
+                                     (TileScheduler.persistent, TileScheduler.streamk)))
+
+
+def decode_grid() -> list[KernelConfig]:
+    from worker.selection import expand_runtime_variants
+
+    m, n, k, _ = DECODE["decode.m128"]
+    problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k))
+    hw = hardware_for("sm_90a", 132)
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 64, 64),
+                            schedule=Schedule.cooperative, epilogue_schedule=es, cluster=cluster, tile_scheduler=ts)
+               for es, cluster, ts in DECODE_GRID]
+    legal = prune(configs, problem, hw).kept
+    return expand_runtime_variants([c for c in configs if c in legal], problem, hw)
+
+
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
@@ -52,16 +72,19 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", nargs="*", default=None)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--decode", action="store_true", help="decode.m128 under cuBLAS's own tile, every cluster/"
+                   "epilogue/scheduler pairing, instead of the mid-size shapes")
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
 
     step = GpuTuningStep(0)
     rows: list[dict[str, Any]] = []
     try:
-        for name, (m, n, k, epilogue) in SHAPES.items():
+        for name, (m, n, k, epilogue) in (DECODE if args.decode else SHAPES).items():
             if args.only and name not in args.only:
                 continue
-            out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), grid(epilogue), "sm_90a", lambda **_: None)
+            configs = decode_grid() if args.decode else grid(epilogue)
+            out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us
             for c in sorted(out.candidates, key=lambda c: c.get("time_us") or float("inf")):
                 rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
