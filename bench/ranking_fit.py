@@ -32,6 +32,10 @@ def measured_times(results: Path, names: set[str]) -> dict[str, dict[str, float]
     for path in sorted(glob.glob(str(results / "gemm_*.json")) + glob.glob(str(results / "fleet_*.json"))):
         data = json.loads(Path(path).read_text())
         rows = data.get("shapes") or [s for run in data.get("runs", []) for s in run.get("shapes", [])]
+        for pair in data.get("rows", []):  # `kiln bench pairs`: one row per timed variant
+            if pair.get("shape") in names and pair.get("time_us"):
+                times = out.setdefault(pair["shape"], {})
+                times[pair["name"]] = min(pair["time_us"], times.get(pair["name"], float("inf")))
         for row in rows:
             if row.get("name") not in names:
                 continue

@@ -270,10 +270,11 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         # ran 1.1-2.1x faster than the no-smem one on every shape, one wave or four; only narrow
         # tiles (decode, N <= 32, and the 1024x777x512 probe) keep the no-smem epilogue's edge on
         # small grids. On wide tiles 2-CTA multicast never lost by more than 2% once there were
-        # tiles to pair, and won 1.2x on the long-K bert-large.ffn2. Decode shapes (M or N <= 128,
-        # memory-bound, where no-smem kernels won) were not part of that measurement and keep
-        # the earlier rule.
-        wide = cfg.tile[1] >= 64 and min(p.m, p.n) > 128
+        # tiles to pair, and won 1.2x on the long-K bert-large.ffn2. decode.m128 agrees
+        # (gemm_pairs_h200_20261129_decode.json: 128x64 stream-K with the TMA epilogue 36.2-36.5 µs,
+        # no-smem 37.4-38.3, same split); skinnier problems (M or N < 128, where no-smem kernels
+        # won on narrow tiles) keep the earlier rule.
+        wide = cfg.tile[1] >= 64 and min(p.m, p.n) >= 128
         if cfg.epilogue_schedule is EpilogueSchedule.tma:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.cluster != (1, 1):
