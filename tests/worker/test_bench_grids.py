@@ -1,4 +1,5 @@
-"""The experiment grids `kiln bench pairs` times (CPU: they are configs, pruned by the same rules)."""
+"""The experiment grids `kiln bench pairs` times (configs, pruned by the same rules) and the rank
+correlation `bench.ranking_fit` fits the ranking model with: CPU only."""
 
 from __future__ import annotations
 
@@ -20,3 +21,13 @@ def test_mid_size_grid_pairs_each_tile_with_both_epilogues() -> None:
     configs = grid("bias")
     for tile in {c.tile for c in configs}:
         assert {c.epilogue_schedule.value for c in configs if c.tile == tile} == {"nosmem", "tma"}
+
+
+def test_rank_correlation_averages_ties() -> None:
+    """Launch-time variants of one cubin share a model cost: tied ranks must not favour either order."""
+    from bench.ranking_fit import ranks, spearman
+
+    assert ranks([3.0, 1.0, 1.0, 2.0]) == [3.0, 0.5, 0.5, 2.0]
+    assert spearman([1.0, 2.0, 3.0], [10.0, 20.0, 30.0]) == 1.0
+    assert spearman([1.0, 2.0, 3.0], [30.0, 20.0, 10.0]) == -1.0
+    assert spearman([1.0, 2.0], [5.0, 5.0]) == 0.0  # a model that cannot tell them apart
