@@ -1,0 +1,81 @@
+"""KilnGemm's per-call operand checks (CPU, with tests/doubles/device_tensor.py): every mistake is
+caught before a launch and the error names the operand; well-formed operands reach the launch
+with their addresses in the launch contract's order (A, B, C, D, bias, workspace)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tests.doubles.device_tensor import DeviceTensorDouble as T  # noqa: E402
+from worker.runtime.torch_gemm import KernelInputError, KilnGemm  # noqa: E402
+
+M, N, K = 64, 256, 128
+PREPARED = object()
+
+
+class _PrepDouble:
+    """ShapePrep with the shape already prepared (no builder kernel to run) and no workspace."""
+
+    def __init__(self) -> None:
+        self.prepared = {(M, N, K, 0): PREPARED}
+
+    def workspace(self, p: object) -> int:
+        return 0
+
+
+def gemm(*, bias: bool = True, residual: bool = False) -> KilnGemm:
+    g = object.__new__(KilnGemm)  # no cubin to load: only the checks run
+    g.dtype, g.alignment, g._k_multiple, g._n_multiple = torch.float16, (8, 8, 8), 8, 8
+    g.epilogue = {"bias": bias, "residual": residual}
+    g._prep = _PrepDouble()  # type: ignore[assignment]
+    return g
+
+
+def operands() -> dict[str, T]:
+    return {"x": T.of(M, K, address=0x1000), "weight": T.of(N, K, address=0x2000),
+            "bias": T.of(N, address=0x3000), "out": T.of(M, N, address=0x4000)}
+
+
+def check(g: KilnGemm, **ops: T | None) -> tuple[object, ...]:
+    o = operands() | ops
+    return g._checked(o["x"], o["weight"], o["bias"], o.get("residual"), o["out"])  # type: ignore[arg-type]
+
+
+def test_well_formed_operands_reach_the_launch_with_their_addresses() -> None:
+    p, ws, pointers, index, out = check(gemm())
+    assert p is PREPARED and ws == 0 and index == 0
+    assert pointers == (0x1000, 0x2000, 0, 0x4000, 0x3000, 0)
+
+
+@pytest.mark.parametrize(("ops", "message"), [
+    ({"x": T.of(M, K, device_index=-1)}, "x must be a CUDA tensor"),
+    ({"x": T.of(M, K + 8)}, r"do not make x @ weight\.T"),
+    ({"x": T.of(M, K, dtype=torch.float32)}, "x is torch.float32"),
+    ({"weight": T.of(N, K, dtype=torch.bfloat16)}, "weight is torch.bfloat16"),
+    ({"weight": T.of(N, K, device_index=1)}, "weight must be a CUDA tensor on cuda:0"),
+    ({"x": T.of(M, K, contiguous=False)}, "x must be contiguous"),
+    ({"x": T.of(M, K, address=0x1002)}, "x must start on a 16-byte boundary"),
+    ({"bias": T.of(N, contiguous=False)}, "bias must be contiguous"),
+    ({"bias": T.of(N - 8)}, r"bias must have shape \(256,\)"),
+    ({"bias": None}, "this kernel fuses a bias"),
+    ({"out": T.of(M, N - 8)}, r"out must have shape \(64, 256\)"),
+    ({"out": T.of(M, N, dtype=torch.float32)}, "out is torch.float32"),
+    ({"out": T.of(M, N, address=0x4008)}, "out must start on a 16-byte boundary"),
+])
+def test_each_mistake_is_caught_and_names_its_operand(ops: dict[str, T | None], message: str) -> None:
+    with pytest.raises(KernelInputError, match=message):
+        check(gemm(), **ops)
+
+
+def test_alignment_and_residual_contract() -> None:
+    g = gemm()
+    with pytest.raises(KernelInputError, match="multiples of the kernel's alignment"):
+        g._checked(T.of(M, 100), T.of(N, 100), T.of(N), None, T.of(M, N))  # type: ignore[arg-type]
+    with pytest.raises(KernelInputError, match="adds a residual"):
+        check(gemm(residual=True))
+    with pytest.raises(KernelInputError, match=r"residual must have shape \(64, 256\)"):
+        check(gemm(residual=True), residual=T.of(M, 8))
+    _, _, pointers, _, _ = check(gemm(residual=True), residual=T.of(M, N, address=0x5000))
+    assert pointers[2] == 0x5000
