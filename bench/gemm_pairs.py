@@ -45,17 +45,21 @@ DECODE_GRID = list(itertools.product((EpilogueSchedule.nosmem, EpilogueSchedule.
                                      (TileScheduler.persistent, TileScheduler.streamk)))
 
 
+def _legal(configs: list[KernelConfig], problem: GemmProblem) -> list[KernelConfig]:
+    """The configs the hardware rules accept (smem, registers, …), in the grid's order."""
+    legal = set(prune(configs, problem, hardware_for("sm_90a", 132)).kept)
+    return [c for c in configs if c in legal]
+
+
 def decode_grid() -> list[KernelConfig]:
     from worker.selection import expand_runtime_variants
 
     m, n, k, _ = DECODE["decode.m128"]
     problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k))
-    hw = hardware_for("sm_90a", 132)
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 64, 64),
                             schedule=Schedule.cooperative, epilogue_schedule=es, cluster=cluster, tile_scheduler=ts)
                for es, cluster, ts in DECODE_GRID]
-    legal = prune(configs, problem, hw).kept
-    return expand_runtime_variants([c for c in configs if c in legal], problem, hw)
+    return expand_runtime_variants(_legal(configs, problem), problem, hardware_for("sm_90a", 132))
 
 
 def grid(epilogue: str) -> list[KernelConfig]:
@@ -63,9 +67,7 @@ def grid(epilogue: str) -> list[KernelConfig]:
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
                             epilogue_schedule=es, cluster=cluster, tile_scheduler=TileScheduler.persistent)
                for (tile, sched), (es, cluster) in itertools.product(TILES, PAIRINGS)]
-    problem = GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue)))
-    legal = set(prune(configs, problem, hardware_for("sm_90a", 132)).kept)  # smem, registers, …
-    return [c for c in configs if c in legal]
+    return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue))))
 
 
 def main() -> None:
@@ -79,11 +81,13 @@ def main() -> None:
 
     step = GpuTuningStep(0)
     rows: list[dict[str, Any]] = []
+    tiles: set[tuple[int, int, int]] = set()
     try:
         for name, (m, n, k, epilogue) in (DECODE if args.decode else SHAPES).items():
             if args.only and name not in args.only:
                 continue
             configs = decode_grid() if args.decode else grid(epilogue)
+            tiles |= {c.tile for c in configs}
             out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us
             for c in sorted(out.candidates, key=lambda c: c.get("time_us") or float("inf")):
@@ -94,7 +98,7 @@ def main() -> None:
                       f"{(lib or 0) / (c.get('time_us') or 1):5.2f}×", flush=True)
     finally:
         step.close()
-    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "tiles": [list(t) for t, _ in TILES],
+    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "tiles": [list(t) for t in sorted(tiles)],
                "rows": rows}
     print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, args.out))}))
 

@@ -79,3 +79,30 @@ def test_alignment_and_residual_contract() -> None:
         check(gemm(residual=True), residual=T.of(M, 8))
     _, _, pointers, _, _ = check(gemm(residual=True), residual=T.of(M, N, address=0x5000))
     assert pointers[2] == 0x5000
+
+
+def test_a_kernel_tuned_on_padded_k_and_n_gets_padded_operands_and_returns_the_callers_columns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launch contract `gemm_padding`: K and N zero-padded to the kernel's multiple before the
+    checks; D comes back as the caller's N columns (into `out` when given)."""
+    g = gemm()
+    g.pad, g._padded_key = 8, None
+    seen: dict[str, object] = {}
+
+    def checked(x, weight, bias, residual, out):  # type: ignore[no-untyped-def]
+        seen.update(x=tuple(x.shape), weight=tuple(weight.shape), bias=tuple(bias.shape), out=out)
+        return PREPARED, 0, (), 0, torch.arange(4 * 16, dtype=torch.float16).view(4, 16)
+
+    class _Launch:
+        def launch_args(self, *args: object) -> None:
+            seen["launched"] = True
+
+    g._checked, g.kernel = checked, _Launch()  # type: ignore[method-assign,assignment]
+    g._prep = type("P", (), {"packed": lambda self, p, ptrs: None})()  # type: ignore[assignment]
+    monkeypatch.setattr("worker.runtime.torch_gemm.raw_stream", lambda index: 0)
+    x, w, b = torch.ones(4, 12, dtype=torch.float16), torch.ones(10, 12, dtype=torch.float16), torch.ones(10, dtype=torch.float16)
+    y = g(x, w, b)
+    assert seen == {"x": (4, 16), "weight": (16, 16), "bias": (16,), "out": None, "launched": True}
+    assert tuple(y.shape) == (4, 10) and float(y[1, 0]) == 16.0
+    into = torch.empty(4, 10, dtype=torch.float16)
+    assert g(x, w, b, out=into) is into and float(into[1, 0]) == 16.0

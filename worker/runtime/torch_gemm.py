@@ -117,17 +117,19 @@ class KilnGemm:
         """D = epilogue(x @ weight.T + bias [+ residual]). A kernel tuned on padded K/N (its launch
         contract says `gemm_padding`) gets zero-padded operands: weight and bias once per version,
         x and residual per call; the result is D's first N columns."""
+        n_caller, into = 0, None  # padded launches: the caller's N, and where the caller wants D
         if self.pad and x.dim() == 2 and weight.dim() == 2:
             k, n = x.shape[1], weight.shape[0]
             kp, np_ = padded_kn(k, n, self.pad)
             if (kp, np_) != (k, n):
-                wp, bp = self._padded_params(weight, bias, kp, np_)
-                xp, rp = pad_activations(x, residual, kp, np_)
-                y = self._run(xp, wp, bp, rp, None)[:, :n]
-                return out.copy_(y) if out is not None else y
-        p, ws, pointers, index, out = self._checked(x, weight, bias, residual, out)  # _run, inlined
+                weight, bias = self._padded_params(weight, bias, kp, np_)
+                x, residual = pad_activations(x, residual, kp, np_)
+                n_caller, into, out = n, out, None
+        p, ws, pointers, index, y = self._checked(x, weight, bias, residual, out)
         self.kernel.launch_args(p, self._prep.packed(p, pointers), raw_stream(index), ws)
-        return out
+        if not n_caller:
+            return y
+        return into.copy_(y[:, :n_caller]) if into is not None else y[:, :n_caller]
 
     def _padded_params(self, weight: torch.Tensor, bias: torch.Tensor | None, kp: int,
                        np_: int) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -151,12 +153,6 @@ class KilnGemm:
             raise KernelInputError("this kernel pads K and N per call: call it instead of binding it")
         p, ws, pointers, index, out = self._checked(x, weight, bias, residual, out)
         return BoundGemm(self, p, self._prep.packed(p, pointers), ws, index, (x, weight, bias, residual, out))
-
-    def _run(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, residual: torch.Tensor | None,
-             out: torch.Tensor | None) -> torch.Tensor:
-        p, ws, pointers, index, out = self._checked(x, weight, bias, residual, out)
-        self.kernel.launch_args(p, self._prep.packed(p, pointers), raw_stream(index), ws)
-        return out
 
     def _checked(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
                  residual: torch.Tensor | None,
