@@ -95,7 +95,7 @@ def main() -> None:
     kern(x, w, b, out=y)
     err = float((y.float() - ref).norm() / ref.norm())
     prepared = kern.prepare(M, N, K)
-    packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}))
+    packed = PackedArgs.of(prepared.pack({"A": x.data_ptr(), "B": w.data_ptr(), "D": y.data_ptr(), "bias": b.data_ptr()}), prepared)
     stream = torch.cuda.current_stream().cuda_stream
     bound = kern.bind(x, w, b, out=y)
     kiln_paths = {

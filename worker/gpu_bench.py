@@ -201,13 +201,13 @@ class Candidate:
                                     sm_count=self.sm_count, stream=self.stream, scratch=self.scratch,
                                     runtime=self.entry.get("runtime"))
             self._prepared[key] = p
-            if p.workspace_bytes and (self.workspace is None or self.workspace.numel() < p.workspace_bytes):
-                self.workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device="cuda")
+            if p.workspace_alloc and (self.workspace is None or self.workspace.numel() < p.workspace_alloc):
+                self.workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device="cuda")
         return self._prepared[key]
 
     def packed(self, o: Operands) -> tuple[PreparedLaunch, bytes, int]:
         p = self.prepared(self.problem.launch_shape(o, self.entry["config"]))
-        ws = self.workspace.data_ptr() if self.workspace is not None and p.workspace_bytes else 0
+        ws = self.workspace.data_ptr() if self.workspace is not None and p.workspace_alloc else 0
         return p, p.pack({**o.pointers(), "workspace": ws}), ws
 
     def run(self, o: Operands) -> None:
@@ -390,7 +390,7 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
 
 def _bind(c: Candidate, o: Operands) -> Any:
     p, packed, ws = c.packed(o)
-    args = PackedArgs.of(packed)
+    args = PackedArgs.of(packed, p)
     return lambda: c.kernel.launch_args(p, args, c.stream, ws)
 
 

@@ -14,7 +14,7 @@ from worker.kernels.config import Family, KernelConfig, Raster, TileScheduler
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import PruneReport, prune, split_k_worthwhile
+from worker.kernels.prune import PruneReport, parallel_split_divides_k, prune, split_k_worthwhile
 from worker.kernels.prune_conv import prune_conv
 from worker.kernels.space import full_conv_space, full_space
 
@@ -28,8 +28,8 @@ class Selection:
 
 def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | None = None,
                             hw: Hardware | None = None) -> list[KernelConfig]:
-    """Raster order, swizzle and stream-K's split count are launch arguments of the same sm90
-    cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
+    """Raster order, swizzle and the split count (stream-K's, parallel split-K's) are launch
+    arguments of the same sm90 cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
     milliseconds of GPU time and no compile."""
     out: list[KernelConfig] = []
     for cfg in configs:
@@ -46,6 +46,13 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             continue
         out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
         out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
+        if cfg.split_k_mode == "parallel" and problem is not None and hw is not None:
+            for splits in (2, 3, 4, 6, 8):  # the same cubin: the slice count is a builder argument
+                split = replace(cfg, split_k=splits)
+                run = problem.as_run_by(split)
+                if (splits != cfg.split_k and split not in out and split_k_worthwhile(split, run, hw) is None
+                        and parallel_split_divides_k(split, run, hw) is None):
+                    out.append(split)
         if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
             for splits in (1, 2, 4):
                 split = replace(cfg, split_k=splits)

@@ -15,7 +15,7 @@ from bench.launch_overhead import CFG as OVERHEAD_CFG  # noqa: E402
 from service.specs.conv2d import Conv2dSpec  # noqa: E402
 from tests.gpu.test_conv_gpu import CASES, SM90_CONV, kept_configs  # noqa: E402
 from tests.gpu.test_gpu_tuning import PADDED, SM80_NONE, SM90_BIAS, TUNED  # noqa: E402
-from tests.gpu.test_torch_runtime import CFG, CLUSTERED, SWAPPED  # noqa: E402
+from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
 from worker.kernels.hardware import hardware_for  # noqa: E402
@@ -24,7 +24,7 @@ from worker.selection import select_gemm  # noqa: E402
 
 def runtime_test_configs() -> list[KernelConfig]:
     """What `kiln bench overhead` and tests/gpu/test_torch_runtime.py launch."""
-    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values()]
+    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), *PARALLEL.values()]
 
 
 def gpu_test_configs() -> list[KernelConfig]:

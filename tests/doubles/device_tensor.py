@@ -25,6 +25,10 @@ class DeviceTensorDouble:
     def of(cls, *shape: int, **kw: object) -> DeviceTensorDouble:
         return cls(torch.Size(shape), **kw)  # type: ignore[arg-type]
 
+    @property
+    def device(self) -> torch.device:
+        return torch.device("cuda", self.device_index) if self.device_index >= 0 else torch.device("cpu")
+
     def get_device(self) -> int:
         return self.device_index
 

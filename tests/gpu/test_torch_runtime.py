@@ -22,6 +22,11 @@ CFG = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.
 CLUSTERED = replace(CFG, cluster=(2, 1))
 SWAPPED = {(e, es): replace(CFG, epilogue=Epilogue(e), tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule(es), swap_ab=True)
            for e, es in (("bias_gelu", "tma"), ("bias", "nosmem"), ("none", "nosmem"))}  # decode kernels: D^T = W·x^T
+# parallel split-K (fp32 partials, then kiln_splitk_reduce applies the epilogue): swapped and plain
+PARALLEL = {"swapped": replace(CFG, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem, swap_ab=True,
+                               split_k_mode="parallel", split_k=2),
+            "plain": replace(CFG, epilogue=Epilogue.bias, tile=(128, 64, 128), schedule=Schedule.cooperative,
+                             epilogue_schedule=EpilogueSchedule.nosmem, split_k_mode="parallel", split_k=2)}
 
 
 @pytest.fixture(scope="module")
@@ -248,3 +253,44 @@ def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogu
             ref = torch.nn.functional.gelu(ref, approximate="tanh")
         torch.cuda.synchronize()
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, (m, n, k)
+
+
+@pytest.mark.parametrize("which", list(PARALLEL))
+def test_parallel_split_k_kernels_match_torch_for_every_slice_count(tmp_path_factory, which) -> None:  # type: ignore[no-untyped-def]
+    """Two launches per call (the sliced GEMM into fp32 partials, the reduction with the
+    epilogue), for slice counts that divide K and one K that does not (runs as one slice); both
+    kernels inside CUDA graph capture."""
+    import torch
+
+    from worker.runtime.torch_gemm import KilnGemm
+
+    cfg = PARALLEL[which]
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
+    [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert out.ok, out.error
+    epilogue = cfg.epilogue.value
+    for splits in (2, 3, 4):
+        meta = launch_meta(replace(cfg, split_k=splits))
+        kern = KilnGemm(out.cubin or b"", meta, {"op": "gemm", "dtype": "f16", "epilogue": epilogue})
+        for m, n, k in ((16, 4096, 4096), (128, 1024, 3072), (64, 512, 1000)):
+            x, w, b = _operands(m, n, k)
+            y = kern(x, w, b)
+            ref = torch.nn.functional.linear(x.float(), w.float(), b.float())
+            if epilogue == "bias_gelu":
+                ref = torch.nn.functional.gelu(ref, approximate="tanh")
+            torch.cuda.synchronize()
+            assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, (splits, m, n, k)
+    x, w, b = _operands(16, 4096, 4096)
+    y = torch.empty(16, 4096, device="cuda", dtype=torch.half)
+    kern(x, w, b, out=y)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        kern(x, w, b, out=y)
+    y.fill_(float("nan"))
+    x.copy_(torch.randn_like(x))
+    graph.replay()
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.linear(x.float(), w.float(), b.float())
+    if epilogue == "bias_gelu":
+        ref = torch.nn.functional.gelu(ref, approximate="tanh")
+    assert float((y.float() - ref).norm() / ref.norm()) < 2e-3

@@ -9,7 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tests.doubles.device_tensor import DeviceTensorDouble as T  # noqa: E402
-from worker.runtime.torch_gemm import KernelInputError, KilnGemm  # noqa: E402
+from worker.runtime.operand_guard import ABSENT, OperandGuard, given  # noqa: E402
+from worker.runtime.torch_gemm import CheckedShape, KernelInputError, KilnGemm  # noqa: E402
 
 M, N, K = 64, 256, 128
 PREPARED = object()
@@ -30,6 +31,7 @@ def gemm(*, bias: bool = True, residual: bool = False) -> KilnGemm:
     g.dtype, g.alignment, g._k_multiple, g._n_multiple = torch.float16, (8, 8, 8), 8, 8
     g.epilogue = {"bias": bias, "residual": residual}
     g._prep = _PrepDouble()  # type: ignore[assignment]
+    g._shapes, g._last = {}, None
     return g
 
 
@@ -106,3 +108,65 @@ def test_a_kernel_tuned_on_padded_k_and_n_gets_padded_operands_and_returns_the_c
     assert tuple(y.shape) == (4, 10) and float(y[1, 0]) == 16.0
     into = torch.empty(4, 10, dtype=torch.float16)
     assert g(x, w, b, out=into) is into and float(into[1, 0]) == 16.0
+
+
+def test_a_bias_or_residual_the_kernel_does_not_fuse_is_refused_not_dropped() -> None:
+    with pytest.raises(KernelInputError, match="no bias in its epilogue"):
+        check(gemm(bias=False))
+    with pytest.raises(KernelInputError, match="adds no residual"):
+        check(gemm(), residual=T.of(M, N, address=0x5000))
+
+
+def _record_for(g: KilnGemm, *tensors: torch.Tensor | None) -> CheckedShape:
+    """What a fully checked call leaves behind, built from real (CPU) tensors: the double has no
+    C++ side, so the guard is what decides here."""
+    record = CheckedShape(OperandGuard(tuple(given(t) for t in tensors)), PREPARED, 0,  # type: ignore[arg-type]
+                          torch.device("cpu"), (M, N))
+    g._last = record
+    return record
+
+
+def test_operands_like_a_checked_call_skip_the_checks_and_others_get_them_all() -> None:
+    g = gemm()
+    x, w, b, y = (torch.zeros(M, K, dtype=torch.float16), torch.zeros(N, K, dtype=torch.float16),
+                  torch.zeros(N, dtype=torch.float16), torch.zeros(M, N, dtype=torch.float16))
+    _record_for(g, x, w, b, None, y)
+    p, _, pointers, _, out = g._checked(x, w, b, None, y)  # same metadata: no per-tensor checks
+    assert p is PREPARED and out is y and pointers[0] == x.data_ptr() and pointers[4] == b.data_ptr()
+    # Other tensors with the same metadata pass too; only the addresses are read per call.
+    x2 = torch.ones(M, K, dtype=torch.float16)
+    assert g._checked(x2, w, b, None, y)[2][0] == x2.data_ptr()
+    # Anything else goes through every check (here: CPU tensors, which the full checks refuse).
+    for mistake in ({"x": x.t().contiguous().t()}, {"w": w.float()}, {"b": None}, {"y": y[:, :N - 8]}):
+        ops = {"x": x, "w": w, "b": b, "y": y} | mistake
+        with pytest.raises(KernelInputError):
+            g._checked(ops["x"], ops["w"], ops["b"], None, ops["y"])
+
+
+def test_a_misaligned_address_is_caught_even_when_the_guard_accepts() -> None:
+    g = gemm()
+    base = torch.zeros(M * K + 1, dtype=torch.float16)
+    x, w, y = base[:M * K].view(M, K), torch.zeros(N, K, dtype=torch.float16), torch.zeros(M, N, dtype=torch.float16)
+    b = torch.zeros(N, dtype=torch.float16)
+    _record_for(g, x, w, b, None, y)
+    shifted = base[1:].view(M, K)  # same sizes and strides, address 2 bytes on
+    with pytest.raises(KernelInputError, match="16-byte boundary|CUDA tensor"):
+        g._checked(shifted, w, b, None, y)
+
+
+@pytest.mark.parametrize("change", ["dtype", "shape", "strides", "requires_grad", "absent"])
+def test_operand_guard_tells_metadata_apart(change: str) -> None:
+    x = torch.zeros(4, 8, dtype=torch.float16)
+    guard = OperandGuard((x, ABSENT))
+    if not guard.active:
+        pytest.skip("this torch has no TensorGuards: every call runs the full checks")
+    assert guard.check(torch.ones(4, 8, dtype=torch.float16), ABSENT)
+    other = {"dtype": (x.float(), ABSENT), "shape": (torch.zeros(4, 16, dtype=torch.float16), ABSENT),
+             "strides": (torch.zeros(8, 4, dtype=torch.float16).t(), ABSENT),
+             "requires_grad": (x.clone().requires_grad_(), ABSENT), "absent": (x, x)}[change]
+    assert not guard.check(*other)
+
+
+def test_operand_guard_without_real_tensors_never_accepts() -> None:
+    guard = OperandGuard((T.of(M, K), ABSENT))  # type: ignore[arg-type]
+    assert not guard.active and not guard.check(T.of(M, K), ABSENT)

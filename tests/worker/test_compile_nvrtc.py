@@ -72,14 +72,15 @@ def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> Non
     assert sorted(o.cached for o in outs) == [False, True]  # exactly one compile
 
 
-def test_compile_swapped_operand_decode_kernel(tmp_path: Path) -> None:
-    """The swapped-operand (D^T = B·A^T) variant a decode GEMM searches: column-major D, the bias
-    as a source repeated along the kernel's columns; both entry points, as for any sm90 cubin."""
+def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) -> None:
+    """What a decode GEMM searches: swapped operands (D^T = B·A^T, column-major D) with parallel
+    split-K, i.e. fp32 partials from the GEMM and the whole epilogue (bias + GELU) in a second
+    kernel of the same cubin; all three entry points."""
     from dataclasses import replace
 
-    swab = replace(SM90, epilogue=Epilogue.bias, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
-                   swap_ab=True)
-    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([swab], target_arch="sm_90a")
+    decode = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
+                     swap_ab=True, split_k_mode="parallel", split_k=2)
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([decode], target_arch="sm_90a")
     assert o.ok, (o.error, o.log[-2000:])
     cubin = _elf_symbols(o.cubin or b"")
-    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from worker.runtime.launcher import SENTINELS, PreparedLaunch, _find_slots
+from worker.runtime.launcher import SENTINELS, PackedArgs, PreparedLaunch, _find_slots
 
 
 def test_slots_are_found_with_their_offsets_and_patched() -> None:
@@ -27,3 +27,19 @@ def test_descriptor_bytes_are_not_scanned() -> None:
     params = bytearray(256)
     struct.pack_into("<Q", params, 64, SENTINELS["B"])
     assert _find_slots(bytes(params), {range(64, 192)}) == {}
+
+
+def test_a_second_kernel_gets_its_own_argument_array_into_the_same_params() -> None:
+    """Parallel split-K: the reduction's by-value params sit at meta[reduce_offset] of the same
+    patched buffer; the launcher hands it an argument array pointing there, and allocates the
+    workspace's zeroed part (rounded to 256 bytes) plus the partials' scratch."""
+    import ctypes
+
+    launch = PreparedLaunch(bytes(128), {}, (1, 1, 1), 128, 0, (1, 1), 100, scratch_bytes=4096, reduce=(64, 2, 256))
+    args = PackedArgs.of(bytes(range(128)), launch)
+    assert args.reduce_address == args.address + ctypes.sizeof(ctypes.c_void_p)
+    first, second = (ctypes.c_void_p * 2).from_address(args.address)
+    assert second - first == 64 and ctypes.string_at(second, 4) == bytes([64, 65, 66, 67])
+    assert launch.workspace_alloc == 256 + 4096
+    plain = PreparedLaunch(bytes(128), {}, (1, 1, 1), 128, 0, (1, 1), 100)
+    assert PackedArgs.of(bytes(128), plain).reduce_address == 0 and plain.workspace_alloc == 100

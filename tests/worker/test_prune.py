@@ -47,6 +47,8 @@ CASES = [
     # 2.x blocks are small enough for four per SM: 32 tiles x 16 slices fit; an sm90 block fills its SM
     (P.split_k_worthwhile, replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=16, split_k_mode="serial"),
      replace(C90, tile_scheduler=TileScheduler.streamk, split_k=16), DECODE, H),
+    (P.parallel_split_divides_k, replace(C90, split_k_mode="parallel", split_k=4),
+     replace(C90, split_k_mode="parallel", split_k=3), DECODE, H),  # 4096 = 4 x 1024; 3 does not divide it
     (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
      GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
@@ -205,3 +207,27 @@ def test_stream_k_pays_for_every_partial_tile_it_fixes_up() -> None:
     assert P.estimated_cost(split2, m128, H) < P.estimated_cost(wide, m128, H)
     assert P.streamk_fixup_seconds(C90, 32, H) == 0.0
     assert P.streamk_fixup_seconds(wide, 16, H) > 4 * P.streamk_fixup_seconds(split2, 64, H)
+
+
+def test_decode_searches_parallel_split_k_and_times_its_slice_counts() -> None:
+    """decode.m16's swapped 64x16 kernel has 64 tiles for 132 SMs: cuBLAS splits K there and
+    reduces in a second kernel; Kiln ranks that (partials, reduction launch) above the unsplit
+    kernel, and the slice count is a launch argument tried like a raster order."""
+    from worker.kernels.render import UnsupportedConfig, render
+    from worker.selection import expand_runtime_variants, select_gemm
+
+    swab = replace(C90, tile=(64, 16, 128), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                   swap_ab=True)
+    parallel = replace(swab, split_k_mode="parallel", split_k=2)
+    assert P.estimated_cost(parallel, DECODE.as_run_by(parallel), H) < P.estimated_cost(swab, DECODE.as_run_by(swab), H)
+    assert parallel.name.endswith("_swab_skp_none_k2") and parallel.compiled == replace(parallel, split_k=1)
+    assert {c.split_k for c in expand_runtime_variants([parallel], DECODE, H) if c.raster.value == "heuristic"} == {2, 4}
+    picked = select_gemm(GemmSpec(m=16, n=4096, k=4096), "sm_90a", H, 16).report.kept
+    assert any(c.split_k_mode == "parallel" and c.swap_ab for c in picked)
+    assert not any(c.split_k_mode == "parallel" for c in select_gemm(GemmSpec(m=4096, n=4096, k=4096), "sm_90a", H, 16).report.kept)
+    src = render(replace(parallel, epilogue=Epilogue.bias_gelu))
+    # the GEMM writes raw fp32 sums; the bias and GELU are the reduction kernel's
+    assert "using ElementD = float;" in src and "kiln_splitk_reduce" in src
+    assert "cutlass::epilogue::thread::Identity, ElementD" in src and "GELU_taylor<float> act" in src
+    with pytest.raises(UnsupportedConfig):
+        render(replace(parallel, epilogue_schedule=EpilogueSchedule.tma))

@@ -74,7 +74,7 @@ class KernelConfig:
     instruction: Triple = (16, 8, 16)
     stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
     swizzle: int = 1  # 2.x threadblock swizzle (compiled in)
-    split_k_mode: str = "none"  # none | serial
+    split_k_mode: str = "none"  # none | serial (2.x: slices meet in a semaphore) | parallel (sm90: partials + a reduction kernel)
     # sm90_tma
     cluster: Pair = (1, 1)
     schedule: Schedule = Schedule.none
@@ -121,8 +121,9 @@ class KernelConfig:
                     f"z{self.swizzle}_{align}_{self.epilogue.value}")
         cl = "x".join(map(str, self.cluster))
         swap = "_swab" if self.swap_ab else ""
+        par = "_skp" if self.split_k_mode == "parallel" else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
-                f"{self.tile_scheduler.value}_{align}{swap}_{self.epilogue.value}")
+                f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 
     @property
     def name(self) -> str:

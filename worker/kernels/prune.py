@@ -154,6 +154,16 @@ def resident_blocks(cfg: KernelConfig, hw: Hardware) -> int:
     return max(1, min(by_smem, by_regs, 2048 // threads))
 
 
+def parallel_split_divides_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Parallel split-K slices K into equal parts whose rows TMA can address (16-byte strides);
+    a K that does not divide would run as one slice, all cost and no gain."""
+    if cfg.split_k_mode != "parallel" or cfg.split_k == 1:
+        return None
+    if p.k % cfg.split_k or (p.k // cfg.split_k) % 8:
+        return f"K={p.k} does not split into {cfg.split_k} slices of 16-byte rows"
+    return None
+
+
 def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """Stream-K pays when the last wave is mostly empty; otherwise the persistent scheduler wins."""
     if cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk:
@@ -218,7 +228,8 @@ def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
 
 RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
-    large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile, streamk_for_tails,
+    large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
+    parallel_split_divides_k, streamk_for_tails,
     pingpong_without_streamk, cluster_useful, sm80_stages_for_k, swizzle_matches_grid,
 ]
 
@@ -263,6 +274,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     cost = max(compute, memory) + 0.1 * min(compute, memory) + streamk_fixup_seconds(cfg, tiles, hw)
     if cfg.split_k > 1:
         cost *= 1.05  # the reduction's extra launch or semaphore wait
+    if cfg.split_k_mode == "parallel":
+        cost += PARALLEL_REDUCE_SECONDS
     if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
         full = tiles >= 1.5 * hw.sm_count
         # Measured on the H200 (bench/results/gemm_pairs_h200x2_20261129.json: each tile under
@@ -280,6 +293,11 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
     return cost
+
+
+# Parallel split-K's second kernel: its launch gap after the GEMM and a short, one-wave grid.
+# A first guess (cuBLAS's splitKreduce takes ~2 µs on decode shapes); refit with bench.ranking_fit.
+PARALLEL_REDUCE_SECONDS = 2e-6
 
 
 # Fitted with `python -m bench.ranking_fit` on every candidate the H200 has timed (the stored
@@ -361,7 +379,8 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """The best `limit` distinct cubins, spread across tile shapes first.
 
-    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler); groups are visited in order
+    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler, parallel
+    split-K or not); groups are visited in order
     of their best estimated cost, taking one member per group per round. The cost model is too
     coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
     Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
@@ -370,7 +389,8 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     for cfg in ranked:
         # conv kernels also spread over the K tile: it sets how many channels each step loads
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
-        key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.conv_iterator, cfg.padding)
+        key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode == "parallel",
+               cfg.conv_iterator, cfg.padding)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []

@@ -110,6 +110,8 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
         tokens.update(warp=[int(v) for v in cfg.warp], instruction=[int(v) for v in cfg.instruction],
                       swizzle=int(cfg.swizzle), bias_as_source=parts.bias)
+        if cfg.split_k_mode == "parallel":
+            raise UnsupportedConfig("parallel split-K is generated for sm90 kernels only")
         if cfg.family is Family.sm80_conv_fprop:
             if cfg.conv_iterator not in CONV_ITERATOR:
                 raise UnsupportedConfig("a conv kernel needs an iterator algorithm")
@@ -125,8 +127,11 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_schedule=cfg.epilogue_schedule.value,
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
             tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
-            swap_ab=bool(cfg.swap_ab),
+            swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
         )
+        if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
+                                               or cfg.tile_scheduler is not TileScheduler.persistent):
+            raise UnsupportedConfig("parallel split-K is generated with the no-smem epilogue and the persistent scheduler")
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens

@@ -83,19 +83,25 @@ def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
 
 def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
                    pad_kn: int = 0, swap_ab: bool = False) -> Iterator[KernelConfig]:
-    """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster."""
+    """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster, and
+    parallel split-K (partials + a reduction kernel) on the persistent no-smem kernels."""
     align = p.max_alignment()
     for tile in tiles:
         for cluster in clusters:
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
-                        for split_k in (1, 2, 4) if sched is TileScheduler.streamk else (1,):
+                        splits: tuple[tuple[str, int], ...] = (("none", 1),)
+                        if sched is TileScheduler.streamk:
+                            splits = (("none", 1), ("none", 2), ("none", 4))
+                        elif epi is EpilogueSchedule.nosmem:
+                            splits = (("none", 1), ("parallel", 2))  # the slice count is a launch argument
+                        for mode, split_k in splits:
                             yield KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                                 epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
-                                pad_kn=pad_kn, swap_ab=swap_ab,
+                                split_k_mode=mode, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
 
 

@@ -12,7 +12,8 @@ from worker.kernels.config import Family, KernelConfig
 from worker.kernels.render import activation_of, tma_operands
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
-               "family": 10, "tma": 16, "tma_stride": 19}
+               "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14, "tma": 16,
+               "tma_stride": 19}
 META_LEN = 16 + 19 * 4
 
 BUILDER_ARGS = {
@@ -46,7 +47,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "tma_encode": {"data_type": "UINT16", "interleave": "NONE", "l2_promotion": "L2_128B", "oob_fill": "NONE"},
         "params_by_value": True,
         "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
-        "workspace": "meta[workspace] bytes, zeroed before each launch",
+        "workspace": "meta[workspace] bytes, zeroed before each launch, then meta[scratch] bytes (not zeroed)",
         "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop),
         "family": cfg.family.value,
         "dtype": cfg.dtype.value,
@@ -57,6 +58,12 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
                      "activation": activation_of(cfg.epilogue).value,
                      "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
         "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
+        **({"reduce": {
+            "entry": "kiln_splitk_reduce",
+            "rule": "after the entry, on the same stream: launch this kernel with meta[reduce_grid] x "
+                    "meta[reduce_threads] threads, no cluster, its one by-value parameter being the bytes of the "
+                    "patched Params buffer from offset meta[reduce_offset]",
+        }} if cfg.split_k_mode == "parallel" else {}),
         **(_conv_contract(cfg) if cfg.is_conv else {}),
         **(_pointwise_contract() if conv_as_gemm else {}),
         **({"gemm_padding": {

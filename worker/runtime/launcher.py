@@ -120,9 +120,16 @@ class PreparedLaunch:
     cluster: tuple[int, int]
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
+    scratch_bytes: int = 0  # after the workspace, not zeroed (parallel split-K's fp32 partials)
+    reduce: tuple[int, int, int] | None = None  # the second kernel's params offset, grid and threads
     config: Any = None  # the CUlaunchConfig, built on first launch
     stream: int = -1  # the stream `config` holds
     driver: Any = None  # the opt-in ctypes launch (KILN_LAUNCH=driver), built on first launch
+
+    @property
+    def workspace_alloc(self) -> int:
+        """Bytes the workspace buffer needs: the zeroed part, then the scratch."""
+        return (self.workspace_bytes + 255) // 256 * 256 + self.scratch_bytes if self.scratch_bytes else self.workspace_bytes
 
     def pack(self, pointers: dict[str, int]) -> bytes:
         buf = bytearray(self.params)
@@ -164,6 +171,8 @@ class LoadedKernel:
         self.module = check(cu.cuModuleLoadData(cubin))
         self.entry = check(cu.cuModuleGetFunction(self.module, launch["entry"].encode()))
         self.builder = check(cu.cuModuleGetFunction(self.module, launch["builder"].encode()))
+        reduce = launch.get("reduce")
+        self.reduce_entry = check(cu.cuModuleGetFunction(self.module, reduce["entry"].encode())) if reduce else None
         self._smem_set = 0
 
     def unload(self) -> None:
@@ -207,12 +216,18 @@ class LoadedKernel:
             check(cu.cuFuncSetAttribute(self.entry, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem))
             self._smem_set = smem
         g = f["grid"]
+        reduce = None
+        if self.reduce_entry is not None:
+            reduce = (meta[f["reduce_offset"]], meta[f["reduce_grid"]], meta[f["reduce_threads"]])
+            if not reduce[0]:
+                raise CudaError("the cubin names a reduction kernel but its builder did not describe its launch")
         return PreparedLaunch(bytes(params), slots, (meta[g], meta[g + 1], meta[g + 2]), meta[f["threads"]], smem,
-                              (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma)
+                              (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma,
+                              scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce)
 
     def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
                       workspace: int = 0) -> None:
-        self.launch_args(prepared, PackedArgs.of(packed), stream, workspace)
+        self.launch_args(prepared, PackedArgs.of(packed, prepared), stream, workspace)
 
     def launch_args(self, prepared: PreparedLaunch, args: PackedArgs, stream: int, workspace: int = 0) -> None:
         """The per-call path: a memset for split-K/stream-K workspaces, then one cuLaunchKernelEx
@@ -223,10 +238,12 @@ class LoadedKernel:
             if prepared.driver is None:
                 prepared.driver = driver_launch.DriverLaunch(
                     int(self.entry), prepared.grid, prepared.threads, prepared.smem,
-                    prepared.cluster if self.launch.get("cluster_launch") else None)
+                    prepared.cluster if self.launch.get("cluster_launch") and prepared.cluster != (1, 1) else None)
             result = prepared.driver(stream, args.address)
             if result:
                 check(cu.CUresult(result))
+            if prepared.reduce is not None:
+                self._launch_reduce(prepared.reduce, args, stream)
             return
         cfg = prepared.config
         if cfg is None:
@@ -236,13 +253,23 @@ class LoadedKernel:
         err, = cu.cuLaunchKernelEx(cfg, self.entry, args.address, 0)
         if err != cu.CUresult.CUDA_SUCCESS:
             check(err)
+        if prepared.reduce is not None:
+            self._launch_reduce(prepared.reduce, args, stream)
+
+    def _launch_reduce(self, reduce: tuple[int, int, int], args: PackedArgs, stream: int) -> None:
+        """Parallel split-K's second kernel: sums the slices' partials, applies the epilogue."""
+        _, grid, threads = reduce
+        err, = cu.cuLaunchKernel(self.reduce_entry, grid, 1, 1, threads, 1, 1, 0, stream, args.reduce_address, 0)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            check(err)
 
     def _launch_config(self, prepared: PreparedLaunch) -> Any:
         cfg = cu.CUlaunchConfig()
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
         cfg.sharedMemBytes = prepared.smem
-        if self.launch.get("cluster_launch"):
+        if self.launch.get("cluster_launch") and prepared.cluster != (1, 1):
+            # Only real clusters get the attribute: sm90 kernels run as 1x1 clusters without it.
             attr = cu.CUlaunchAttribute()
             attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
             attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*prepared.cluster, 1)
@@ -261,12 +288,15 @@ class PackedArgs:
     holder: Any
     argv: Any
     address: int
+    reduce_address: int = 0  # the argument array of a second kernel (parallel split-K's reduction)
 
     @classmethod
-    def of(cls, packed: bytes) -> PackedArgs:
+    def of(cls, packed: bytes, prepared: PreparedLaunch | None = None) -> PackedArgs:
         holder = ctypes.create_string_buffer(packed, len(packed))
-        argv = (ctypes.c_void_p * 1)(ctypes.addressof(holder))
-        return cls(holder, argv, ctypes.addressof(argv))
+        base = ctypes.addressof(holder)
+        offset = prepared.reduce[0] if prepared is not None and prepared.reduce is not None else 0
+        argv = (ctypes.c_void_p * 2)(base, base + offset)
+        return cls(holder, argv, ctypes.addressof(argv), ctypes.addressof(argv) + ctypes.sizeof(ctypes.c_void_p) if offset else 0)
 
 
 def _find_slots(params: bytes, skip: set[range]) -> dict[str, list[tuple[int, int]]]:

@@ -51,13 +51,13 @@ class ShapePrep:
                                 sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
                                 stream=torch.cuda.current_stream(device).cuda_stream,
                                 scratch=self._scratch.data_ptr(), runtime=self.runtime)
-        if p.workspace_bytes and (self._workspace is None or self._workspace.numel() < p.workspace_bytes):
-            self._workspace = torch.zeros(p.workspace_bytes, dtype=torch.uint8, device=device)
+        if p.workspace_alloc and (self._workspace is None or self._workspace.numel() < p.workspace_alloc):
+            self._workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
         self.prepared[key] = p
         return p
 
     def workspace(self, p: PreparedLaunch) -> int:
-        return self._workspace.data_ptr() if p.workspace_bytes and self._workspace is not None else 0
+        return self._workspace.data_ptr() if p.workspace_alloc and self._workspace is not None else 0
 
     def packed(self, p: PreparedLaunch, pointers: tuple[int, ...], names: tuple[str, ...] = OPERANDS) -> PackedArgs:
         """The launch arguments for one pointer set (`pointers[i]` is operand `names[i]`'s address).
@@ -68,7 +68,7 @@ class ShapePrep:
         key = (id(p), pointers)
         args = self._packed.get(key)
         if args is None:
-            args = self._packed[key] = PackedArgs.of(p.pack(dict(zip(names, pointers, strict=True))))
+            args = self._packed[key] = PackedArgs.of(p.pack(dict(zip(names, pointers, strict=True))), p)
             if len(self._packed) > 256:
                 del self._packed[next(iter(self._packed))]
         return args
