@@ -33,6 +33,7 @@ import torch.nn.functional as F
 from bench.common import provenance, save_result
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
+from worker.device import visible_gpus
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.runtime import driver_launch
@@ -129,7 +130,9 @@ def main() -> None:
     driver_launch.ENABLED = False
     gpu_us = {name: round(gpu_us_per_kernel(paths[name][1], args.calls), 2) for name in ("kiln_bare_launch", "torch_linear")}
     gpu = torch.cuda.get_device_name(0)
-    payload = {**provenance({"name": gpu, "torch": torch.__version__}), "benchmark": "launch_overhead",
+    dev = visible_gpus()[0]
+    payload = {**provenance({"name": gpu, "driver": dev.driver, "cuda": dev.cuda_version, "torch": torch.__version__}),
+               "benchmark": "launch_overhead",
                "rel_error": err, "rel_error_by_launch_path": errors, "host_us_per_call": results,
                "gpu_us_per_kernel": gpu_us, "shape": [M, N, K], "calls_per_round": args.calls,
                "rounds": args.rounds}
