@@ -126,10 +126,12 @@ class PreparedLaunch:
     stream: int = -1  # the stream `config` holds
     driver: Any = None  # the opt-in ctypes launch (KILN_LAUNCH=driver), built on first launch
 
-    @property
-    def workspace_alloc(self) -> int:
-        """Bytes the workspace buffer needs: the zeroed part, then the scratch."""
-        return (self.workspace_bytes + 255) // 256 * 256 + self.scratch_bytes if self.scratch_bytes else self.workspace_bytes
+    workspace_alloc: int = field(init=False)  # bytes the workspace buffer needs: the zeroed part, then the scratch
+
+    def __post_init__(self) -> None:
+        # a plain attribute, not a property: the per-call path reads it
+        self.workspace_alloc = ((self.workspace_bytes + 255) // 256 * 256 + self.scratch_bytes if self.scratch_bytes
+                                else self.workspace_bytes)
 
     def pack(self, pointers: dict[str, int]) -> bytes:
         buf = bytearray(self.params)
@@ -251,7 +253,7 @@ class LoadedKernel:
         if prepared.stream != stream:  # cuda-python's setter converts the handle (~0.3 µs here)
             cfg.hStream = prepared.stream = stream
         err, = cu.cuLaunchKernelEx(cfg, self.entry, args.address, 0)
-        if err != cu.CUresult.CUDA_SUCCESS:
+        if err:  # CUDA_SUCCESS is 0; comparing enum members costs more on the per-call path
             check(err)
         if prepared.reduce is not None:
             self._launch_reduce(prepared.reduce, args, stream)

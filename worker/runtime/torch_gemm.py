@@ -18,7 +18,7 @@ import torch
 
 from worker.kernels.problem import round_up
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
-from worker.runtime.operand_guard import OperandGuard, given
+from worker.runtime.operand_guard import ABSENT, OperandGuard, given
 from worker.runtime.torch_prepare import ShapePrep, raw_stream
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -181,7 +181,8 @@ class KilnGemm:
         fully checked (one C++ guard call, `OperandGuard`), only the addresses are read and their
         alignment checked; otherwise every check runs (`_checked_shape`)."""
         last = self._last
-        if last is None or not last.guard.check(x, weight, given(bias), given(residual), given(out)):
+        if last is None or not last.guard.check(x, weight, ABSENT if bias is None else bias,
+                                                ABSENT if residual is None else residual, ABSENT if out is None else out):
             last = self._checked_shape(x, weight, bias, residual, out)
         if out is None:
             out = torch.empty(last.out_shape, dtype=self.dtype, device=last.device)
