@@ -62,6 +62,22 @@ def decode_grid() -> list[KernelConfig]:
     return expand_runtime_variants(_legal(configs, problem), problem, hardware_for("sm_90a", 132))
 
 
+KTILE = {"square.1024": (1024, 1024, 1024, "none"), "bert-base.attn_out": (4096, 768, 768, "none"),
+         "bert-base.qkv": (4096, 2304, 768, "none"), "bert-large.attn_out": (4096, 1024, 1024, "none")}
+# One-wave shapes run 8-12 K iterations: does a 64-deep K tile (cuBLAS's on square.1024: 128x64,
+# K 64 x 8 stages) fill the pipeline sooner than the 128-deep one the ranking prefers? Each tile
+# under both depths, TMA epilogue, 1x2 cluster.
+KTILE_TILES = [((64, 128), Schedule.pingpong), ((128, 64), Schedule.cooperative), ((128, 64), Schedule.pingpong),
+               ((128, 128), Schedule.pingpong)]
+
+
+def ktile_grid() -> list[KernelConfig]:
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (*mn, tk), schedule=sched,
+                            epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent)
+               for (mn, sched), tk in itertools.product(KTILE_TILES, (64, 128))]
+    return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=1024)))
+
+
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
@@ -76,6 +92,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--decode", action="store_true", help="decode.m128 under cuBLAS's own tile, every cluster/"
                    "epilogue/scheduler pairing, instead of the mid-size shapes")
+    p.add_argument("--ktile", action="store_true", help="one-wave shapes, each tile with a 64- and a 128-deep K tile")
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
 
@@ -83,10 +100,10 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     tiles: set[tuple[int, int, int]] = set()
     try:
-        for name, (m, n, k, epilogue) in (DECODE if args.decode else SHAPES).items():
+        for name, (m, n, k, epilogue) in (DECODE if args.decode else KTILE if args.ktile else SHAPES).items():
             if args.only and name not in args.only:
                 continue
-            configs = decode_grid() if args.decode else grid(epilogue)
+            configs = decode_grid() if args.decode else ktile_grid() if args.ktile else grid(epilogue)
             tiles |= {c.tile for c in configs}
             out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us

@@ -3,7 +3,7 @@ correlation `bench.ranking_fit` fits the ranking model with: CPU only."""
 
 from __future__ import annotations
 
-from bench.gemm_pairs import decode_grid, grid
+from bench.gemm_pairs import decode_grid, grid, ktile_grid
 from worker.kernels.config import TileScheduler
 
 
@@ -31,3 +31,10 @@ def test_rank_correlation_averages_ties() -> None:
     assert spearman([1.0, 2.0, 3.0], [10.0, 20.0, 30.0]) == 1.0
     assert spearman([1.0, 2.0, 3.0], [30.0, 20.0, 10.0]) == -1.0
     assert spearman([1.0, 2.0], [5.0, 5.0]) == 0.0  # a model that cannot tell them apart
+
+
+def test_ktile_grid_times_each_tile_at_both_k_depths() -> None:
+    by_tile: dict[tuple, set[int]] = {}
+    for c in ktile_grid():
+        by_tile.setdefault((c.tile[:2], c.schedule), set()).add(c.tile[2])
+    assert len(by_tile) == 4 and all(depths == {64, 128} for depths in by_tile.values())

@@ -75,11 +75,10 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
 
 
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
-    # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages. Skinny
-    # (decode) problems also get 96-wide tiles: one wave where 64 makes 1.3 and 128 leaves a third
-    # of the SMs idle (cuBLAS runs decode.m64, 64x11008x4096, as 115 tiles of 96).
-    widths = (32, 64, 96, 128, 192, 256) if p.m <= SWAP_AB_MAX_M else (32, 64, 128, 192, 256)
-    tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128, 256), widths, (64, 128))
+    # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages. (96-wide
+    # tiles for skinny problems, cuBLAS's decode.m64 tile, were tried in session 6: 64x96 ran 30.0 µs
+    # against 28.8 for the swapped 128x64, gemm_h200_20261129_session6.json; not searched.)
+    tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128))
              if tk == 64 or tm * tn <= 128 * 128]
     yield from _sm90_variants(p, tiles, ((1, 1), (2, 1), (1, 2)), pad_kn=pad)
 
