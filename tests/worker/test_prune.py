@@ -231,3 +231,12 @@ def test_decode_searches_parallel_split_k_and_times_its_slice_counts() -> None:
     assert "cutlass::epilogue::thread::Identity, ElementD" in src and "GELU_taylor<float> act" in src
     with pytest.raises(UnsupportedConfig):
         render(replace(parallel, epilogue_schedule=EpilogueSchedule.tma))
+
+
+def test_a_pipeline_of_three_stages_ranks_below_a_deeper_one() -> None:
+    """gemm_pairs_h200_20261129_ktile.json: 128x128 ping-pong with a 128-deep K tile (3 stages
+    beside the epilogue) ran 4-7% slower than with a 64-deep one (6 stages) on four shapes."""
+    qkv = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
+    deep = replace(C90, tile=(128, 128, 128), schedule=Schedule.pingpong, cluster=(1, 2))
+    assert P.sm90_pipeline_stages(deep, H) == 3 and P.sm90_pipeline_stages(replace(deep, tile=(128, 128, 64)), H) == 6
+    assert P.estimated_cost(replace(deep, tile=(128, 128, 64)), qkv, H) < P.estimated_cost(deep, qkv, H)

@@ -292,7 +292,25 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
+        if cfg.family is Family.sm90_tma and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
+            cost *= SHALLOW_PIPELINE_COST
     return cost
+
+
+# Measured on the H200 (bench/results/gemm_pairs_h200_20261129_ktile.json: four one-wave shapes,
+# each tile at K tile 64 and 128): 128x128 ping-pong with a 128-deep K tile fits 3 stages and ran
+# 4-7% slower than with a 64-deep one (6 stages) on all four; tiles whose 128-deep K tile still
+# fits 4 stages (64x128, 128x64) were within ±3% either way.
+SHALLOW_PIPELINE_STAGES = 4
+SHALLOW_PIPELINE_COST = 1.06
+
+
+def sm90_pipeline_stages(cfg: KernelConfig, hw: Hardware) -> int:
+    """Stages CUTLASS's automatic carve-out fits beside the epilogue's shared memory (or the fixed count)."""
+    if cfg.stages:
+        return cfg.stages
+    tm, tn, tk = cfg.tile
+    return (hw.smem_per_block - _sm90_epilogue_smem(cfg) - 512) // ((tm + tn) * tk * ELEMENT_BYTES)
 
 
 # Parallel split-K's second kernel: its launch gap after the GEMM and a short, one-wave grid.
