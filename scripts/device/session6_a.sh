@@ -4,11 +4,7 @@
 # kernel was compiled on a CPU host and carried in .devcarry/cache.txz; what is missing compiles
 # here on 16 cores, and the cache goes back in $OUT for the next call.
 set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null) KILN_DATA_DIR=$PWD/.fleet-data
-mkdir -p .fleet-data
-[ -f .devcarry/cache.txz ] && python3 -c "import tarfile; tarfile.open('.devcarry/cache.txz').extractall('.fleet-data')"
-ls .fleet-data/compile-cache | wc -l
+source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv | tee $OUT/gpu.txt
 timeout 90 python3 -m bench.launch_overhead --out $OUT/overhead.json > $OUT/overhead.log 2>&1
 echo "overhead rc=$?"; tail -16 $OUT/overhead.log

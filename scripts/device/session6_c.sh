@@ -3,11 +3,7 @@
 # the GPU host's 16 cores (decode kernels carried from run A), the launch overhead again after the
 # per-call trims, the cache back in $OUT for run D (the suite itself, same warm machine).
 set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null) KILN_DATA_DIR=$PWD/.fleet-data
-mkdir -p .fleet-data
-[ -f .devcarry/cache.txz ] && python3 -c "import tarfile; tarfile.open('.devcarry/cache.txz').extractall('.fleet-data')"
-ls .fleet-data/compile-cache | wc -l
+source scripts/device/prelude.sh
 timeout 90 python3 -m bench.launch_overhead --out $OUT/overhead.json > $OUT/overhead.log 2>&1
 echo "overhead rc=$?"; tail -16 $OUT/overhead.log
 timeout 420 python3 -m service.cli.main compile --file .devcarry/gemm_problems.json --arch sm_90a --limit 16 --jobs 16 \

@@ -3,10 +3,7 @@
 # tile (`kiln bench pairs --ktile`; the tk=64 kernels compiled on the CPU host and carried), then
 # bert-base.ffn1 with and without its bias+GELU (`--twins`: the fused epilogue's cost).
 set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devcarry/commit 2>/dev/null) KILN_DATA_DIR=$PWD/.fleet-data
-mkdir -p .fleet-data
-[ -f .devcarry/cache.txz ] && python3 -c "import tarfile; tarfile.open('.devcarry/cache.txz').extractall('.fleet-data')"
+source scripts/device/prelude.sh
 timeout 300 python3 -m bench.gemm_pairs --ktile --out $OUT/pairs_ktile.json > $OUT/pairs_ktile.log 2>&1
 echo "pairs rc=$?"; grep -v '^{' $OUT/pairs_ktile.log | cut -c1-130 | sort -k1,1 -k4,4n | head -80
 timeout 200 python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 0 --only bert-base.ffn1 --twins \
