@@ -78,6 +78,20 @@ def ktile_grid() -> list[KernelConfig]:
     return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=1024)))
 
 
+# Where the one-wave gap goes: the winning tile of each shape (and cuBLAS) over growing K. Time
+# linear in K splits into a fixed part (launch, pipeline fill, epilogue, tail) and a per-K-step
+# part (the mainloop's rate); a gap that stays flat in µs as K grows is fixed cost.
+# (Rows say "sweep", not "shape": their K is not the suite shape's, so `kiln bench fit` skips them.)
+KSWEEP = {"square.1024": ((1024, 1024), (64, 128, 128), Schedule.pingpong),
+          "bert-base.attn_out": ((4096, 768), (128, 192, 64), Schedule.cooperative)}
+KSWEEP_K = (256, 512, 1024, 2048, 4096)
+
+
+def ksweep_grid(tile: tuple[int, int, int], schedule: Schedule) -> list[KernelConfig]:
+    return [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, schedule=schedule,
+                         epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent)]
+
+
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
@@ -93,6 +107,8 @@ def main() -> None:
     p.add_argument("--decode", action="store_true", help="decode.m128 under cuBLAS's own tile, every cluster/"
                    "epilogue/scheduler pairing, instead of the mid-size shapes")
     p.add_argument("--ktile", action="store_true", help="one-wave shapes, each tile with a 64- and a 128-deep K tile")
+    p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
+                   "fixed cost against mainloop rate")
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
 
@@ -100,7 +116,18 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     tiles: set[tuple[int, int, int]] = set()
     try:
-        for name, (m, n, k, epilogue) in (DECODE if args.decode else KTILE if args.ktile else SHAPES).items():
+        if args.ksweep:
+            for name, ((m, n), tile, sched) in KSWEEP.items():
+                for k in KSWEEP_K:
+                    out = step.tune_configs(GemmSpec(m=m, n=n, k=k), ksweep_grid(tile, sched), "sm_90a", lambda **_: None)
+                    best = min((c["time_us"] for c in out.candidates if c.get("time_us")), default=None)
+                    rows.append({"sweep": name, "m": m, "n": n, "k": k, "tile": list(tile), "time_us": best,
+                                 "library": out.baseline_library, "library_us": out.baseline_time_us})
+                    print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
+                          flush=True)
+            tiles |= {t for _, t, _ in KSWEEP.values()}
+        for name, (m, n, k, epilogue) in ({} if args.ksweep else DECODE if args.decode else KTILE if args.ktile
+                                          else SHAPES).items():
             if args.only and name not in args.only:
                 continue
             configs = decode_grid() if args.decode else ktile_grid() if args.ktile else grid(epilogue)

@@ -38,3 +38,11 @@ def test_ktile_grid_times_each_tile_at_both_k_depths() -> None:
     for c in ktile_grid():
         by_tile.setdefault((c.tile[:2], c.schedule), set()).add(c.tile[2])
     assert len(by_tile) == 4 and all(depths == {64, 128} for depths in by_tile.values())
+
+
+def test_ksweep_times_each_shapes_winning_tile_alone() -> None:
+    from bench.gemm_pairs import KSWEEP, ksweep_grid
+
+    for _, tile, schedule in KSWEEP.values():
+        [cfg] = ksweep_grid(tile, schedule)
+        assert cfg.tile == tile and cfg.schedule is schedule and cfg.cluster == (1, 2)
