@@ -17,6 +17,7 @@ import math
 import os
 import statistics
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -280,6 +281,20 @@ def time_launches(fns: list[Any], reps: int) -> list[float]:
     return [1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends, strict=True)]  # microseconds
 
 
+SETTLE_SECONDS = 0.5
+
+
+def settle(fns: list[Any], seconds: float = SETTLE_SECONDS) -> None:
+    """Keep the GPU busy for `seconds` before anything is timed: straight after a machine start
+    (or a long idle) its clocks are still rising, and the H200 timed the same kernel 4% apart in two
+    rounds of a few hundred launches each (344 vs 330 µs). Once per plan, so it costs ~0.5 s a job."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for f in fns:
+            f()
+        torch.cuda.synchronize()
+
+
 def summarize(times: list[float]) -> dict[str, float]:
     q = statistics.quantiles(times, n=4)
     return {"median_us": statistics.median(times), "spread_us": q[2] - q[0], "min_us": min(times)}
@@ -333,7 +348,8 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     skip = set(plan.get("skip", []))
     results: dict[str, Any] = {"candidates": {}, "gpu": props.name, "sm_count": props.multi_processor_count}
 
-    # Library baseline, in the same process and the same way.
+    # Library baseline, in the same process and the same way, once the clocks have settled.
+    settle([next(iter(prob.library(o).values())) for o in sets])
     lib = {}
     for name in prob.library(sets[0]):
         fns = [prob.library(o)[name] for o in sets]
