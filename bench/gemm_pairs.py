@@ -78,21 +78,6 @@ def ktile_grid() -> list[KernelConfig]:
     return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=1024)))
 
 
-# The one-wave shapes' winners with CUTLASS's automatic TMA-epilogue subtile (N 32) and a 64-wide
-# one: half the shared-memory round trips per tile, for kernels whose epilogue is not hidden
-# behind another tile's mainloop (one tile per CTA).
-EPITILE_TILES = [((128, 192, 64), Schedule.cooperative), ((64, 128, 128), Schedule.pingpong),
-                 ((128, 128, 64), Schedule.pingpong), ((128, 64, 64), Schedule.cooperative)]
-
-
-def epitile_grid() -> list[KernelConfig]:
-    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, schedule=sched,
-                            epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent,
-                            epilogue_tile_n=n)
-               for (tile, sched), n in itertools.product(EPITILE_TILES, (0, 64))]
-    return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=1024)))
-
-
 # Where the one-wave gap goes: the winning tile of each shape (and cuBLAS) over growing K. Time
 # linear in K splits into a fixed part (launch, pipeline fill, epilogue, tail) and a per-K-step
 # part (the mainloop's rate); a gap that stays flat in µs as K grows is fixed cost.
@@ -122,8 +107,6 @@ def main() -> None:
     p.add_argument("--decode", action="store_true", help="decode.m128 under cuBLAS's own tile, every cluster/"
                    "epilogue/scheduler pairing, instead of the mid-size shapes")
     p.add_argument("--ktile", action="store_true", help="one-wave shapes, each tile with a 64- and a 128-deep K tile")
-    p.add_argument("--epitile", action="store_true", help="one-wave shapes' winners with the automatic and a "
-                   "64-wide TMA-epilogue subtile")
     p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
                    "fixed cost against mainloop rate")
     args = p.parse_args()
@@ -143,12 +126,11 @@ def main() -> None:
                     print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
                           flush=True)
             tiles |= {t for _, t, _ in KSWEEP.values()}
-        for name, (m, n, k, epilogue) in ({} if args.ksweep else DECODE if args.decode
-                                          else KTILE if args.ktile or args.epitile else SHAPES).items():
+        for name, (m, n, k, epilogue) in ({} if args.ksweep else DECODE if args.decode else KTILE if args.ktile
+                                          else SHAPES).items():
             if args.only and name not in args.only:
                 continue
-            configs = (decode_grid() if args.decode else ktile_grid() if args.ktile else epitile_grid() if args.epitile
-                       else grid(epilogue))
+            configs = decode_grid() if args.decode else ktile_grid() if args.ktile else grid(epilogue)
             tiles |= {c.tile for c in configs}
             out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us

@@ -36,16 +36,3 @@ def test_names_identify_compiled_and_launch_time_parts() -> None:
     assert raster.compiled == SM90
     assert SM80.name.endswith("_k2") and SM80.compiled.split_k == 1
     assert SM80.threads == 128 and SM90.threads == 384
-
-
-def test_a_wider_epilogue_subtile_is_its_own_cubin_and_renders_as_a_cute_shape() -> None:
-    from worker.kernels.render import UnsupportedConfig, render
-
-    base = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 192, 64),
-                        schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
-                        tile_scheduler=TileScheduler.persistent)
-    wide = replace(base, epilogue_tile_n=64)
-    assert wide.compiled != base.compiled and "_tma64_" in wide.name and KernelConfig.from_dict(wide.to_dict()) == wide
-    assert "EpilogueTileAuto" in render(base) and "Shape<_128, _64>, ElementAcc" in render(wide)
-    with pytest.raises(UnsupportedConfig):
-        render(replace(wide, epilogue_tile_n=128))  # does not divide N = 192

@@ -81,7 +81,6 @@ class KernelConfig:
     epilogue_schedule: EpilogueSchedule = EpilogueSchedule.none
     tile_scheduler: TileScheduler = TileScheduler.none
     swap_ab: bool = False  # compute D^T = B·A^T: a skinny M rides on wgmma's N (tile is in that frame)
-    epilogue_tile_n: int = 0  # TMA epilogue subtile width (0: CUTLASS's EpilogueTileAuto, 32 for fp16)
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -123,8 +122,7 @@ class KernelConfig:
         cl = "x".join(map(str, self.cluster))
         swap = "_swab" if self.swap_ab else ""
         par = "_skp" if self.split_k_mode == "parallel" else ""
-        epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
-        return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
+        return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
                 f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 
     @property

@@ -26,9 +26,8 @@ def _tiles(cfg: KernelConfig, p: GemmProblem) -> int:
 def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     if cfg.epilogue_schedule is EpilogueSchedule.nosmem:
         return 0
-    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D;
-    # a wider subtile (epilogue_tile_n) grows it in proportion.
-    sub = 64 * 32 * ELEMENT_BYTES * 2 * max(1, cfg.epilogue_tile_n // 32)
+    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D.
+    sub = 64 * 32 * ELEMENT_BYTES * 2
     return sub * (2 if cfg.epilogue.parts.residual else 1) + 1024
 
 
