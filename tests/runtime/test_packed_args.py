@@ -21,3 +21,26 @@ def test_a_pointer_set_is_packed_once_and_the_oldest_sets_are_dropped() -> None:
     for i in range(256):
         prep.packed(p, (0x10000 + 16 * i, 0x2000), ("A", "D"))
     assert prep.packed(p, (0x1000, 0x2000), ("A", "D")) is not first  # evicted, packed again
+
+
+def test_an_outgrown_workspace_stays_allocated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bound launcher or a captured graph keeps the workspace address it was built with: when a
+    larger shape needs a larger workspace, the old one must not go back to the allocator."""
+    import torch
+
+    sizes = iter((1024, 4096))
+
+    class _Kernel:
+        def prepare(self, **_: object) -> PreparedLaunch:
+            return PreparedLaunch(bytes(16), {}, (1, 1, 1), 128, 0, (1, 1), 0, scratch_bytes=next(sizes))
+
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: False)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda d: type("P", (), {"multi_processor_count": 132}))
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda d: type("S", (), {"cuda_stream": 0}))
+    prep = ShapePrep(_Kernel(), None)  # type: ignore[arg-type]
+    cpu = torch.device("cpu")
+    small = prep.get((1,), {}, cpu, alpha=1.0, beta=0.0, label="small")
+    first = prep.workspace(small)
+    big = prep.get((2,), {}, cpu, alpha=1.0, beta=0.0, label="big")
+    assert prep.workspace(big) != first
+    assert [t.data_ptr() for t in prep._outgrown] == [first]  # still held, never freed

@@ -34,6 +34,10 @@ class ShapePrep:
         self.prepared: dict[tuple[Any, ...], PreparedLaunch] = {}
         self._scratch: torch.Tensor | None = None
         self._workspace: torch.Tensor | None = None
+        # Outgrown workspaces stay allocated: bound launchers (KilnGemm.bind), memoised arguments
+        # and captured CUDA graphs still hold their addresses, and a freed one would be written
+        # into after the allocator handed it to someone else.
+        self._outgrown: list[torch.Tensor] = []
         self._packed: dict[tuple[Any, ...], PackedArgs] = {}
 
     def get(self, key: tuple[Any, ...], shape: dict[str, Any], device: torch.device, *, alpha: float, beta: float,
@@ -52,6 +56,8 @@ class ShapePrep:
                                 stream=torch.cuda.current_stream(device).cuda_stream,
                                 scratch=self._scratch.data_ptr(), runtime=self.runtime)
         if p.workspace_alloc and (self._workspace is None or self._workspace.numel() < p.workspace_alloc):
+            if self._workspace is not None:
+                self._outgrown.append(self._workspace)
             self._workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
         self.prepared[key] = p
         return p
