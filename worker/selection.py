@@ -32,33 +32,34 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
     arguments of the same sm90 cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
     milliseconds of GPU time and no compile."""
     out: list[KernelConfig] = []
+
+    def add_splits(cfg: KernelConfig, counts: tuple[int, ...]) -> None:
+        """The same cubin at other slice counts, where the split rules (judged in the kernel's
+        own frame) accept them."""
+        if problem is None or hw is None:
+            return
+        for splits in counts:
+            split = replace(cfg, split_k=splits)
+            run = problem.as_run_by(split)
+            if (split not in out and split_k_worthwhile(split, run, hw) is None
+                    and parallel_split_divides_k(split, run, hw) is None):
+                out.append(split)
+
     for cfg in configs:
         out.append(cfg)
-        if cfg.family is Family.sm80_tensorop and cfg.split_k_mode == "serial" and problem is not None and hw is not None:
+        if cfg.family is Family.sm80_tensorop and cfg.split_k_mode == "serial":
             # The slice count of a 2.x serial split-K kernel is a launch argument too: skinny GEMMs
             # get more slices than the cost model ranks, for more bytes in flight per SM.
-            for splits in (2, 4, 8, 16):
-                split = replace(cfg, split_k=splits)
-                if split not in out and split_k_worthwhile(split, problem.as_run_by(split), hw) is None:
-                    out.append(split)
+            add_splits(cfg, (2, 4, 8, 16))
             continue
         if cfg.family is not Family.sm90_tma:
             continue
         out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
         out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))
-        if cfg.split_k_mode == "parallel" and problem is not None and hw is not None:
-            for splits in (2, 3, 4, 6, 8):  # the same cubin: the slice count is a builder argument
-                split = replace(cfg, split_k=splits)
-                run = problem.as_run_by(split)
-                if (splits != cfg.split_k and split not in out and split_k_worthwhile(split, run, hw) is None
-                        and parallel_split_divides_k(split, run, hw) is None):
-                    out.append(split)
-        if cfg.tile_scheduler is TileScheduler.streamk and problem is not None and hw is not None:
-            for splits in (1, 2, 4):
-                split = replace(cfg, split_k=splits)
-                if (splits != cfg.split_k and split not in out
-                        and split_k_worthwhile(split, problem.as_run_by(split), hw) is None):
-                    out.append(split)
+        if cfg.split_k_mode == "parallel":
+            add_splits(cfg, (2, 3, 4, 6, 8))  # a builder argument of the same cubin
+        if cfg.tile_scheduler is TileScheduler.streamk:
+            add_splits(cfg, (1, 2, 4))
     return out
 
 

@@ -33,8 +33,7 @@ def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
 
 def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """The pipeline must fit the per-block shared memory (228 KB sm_90, 164 KB sm_80)."""
-    tm, tn, tk = cfg.tile
-    per_stage = (tm + tn) * tk * ELEMENT_BYTES
+    per_stage = stage_bytes(cfg)
     if cfg.is_2x:
         need = cfg.stages * per_stage
     else:
@@ -309,8 +308,7 @@ def sm90_pipeline_stages(cfg: KernelConfig, hw: Hardware) -> int:
     """Stages CUTLASS's automatic carve-out fits beside the epilogue's shared memory (or the fixed count)."""
     if cfg.stages:
         return cfg.stages
-    tm, tn, tk = cfg.tile
-    return (hw.smem_per_block - _sm90_epilogue_smem(cfg) - 512) // ((tm + tn) * tk * ELEMENT_BYTES)
+    return (hw.smem_per_block - _sm90_epilogue_smem(cfg) - 512) // stage_bytes(cfg)
 
 
 # Parallel split-K's second kernel: its launch gap after the GEMM and a short, one-wave grid
@@ -345,9 +343,14 @@ def streamk_fixup_seconds(cfg: KernelConfig, tiles: int, hw: Hardware) -> float:
     return (pieces - 1) * tm * tn * 4 / FIXUP_BYTES_PER_S
 
 
-def smem_need(cfg: KernelConfig) -> int:
+def stage_bytes(cfg: KernelConfig) -> int:
+    """One pipeline stage's shared memory: an A and a B tile of the K step."""
     tm, tn, tk = cfg.tile
-    return max(1, cfg.stages) * (tm + tn) * tk * ELEMENT_BYTES
+    return (tm + tn) * tk * ELEMENT_BYTES
+
+
+def smem_need(cfg: KernelConfig) -> int:
+    return max(1, cfg.stages) * stage_bytes(cfg)
 
 
 @dataclass

@@ -239,8 +239,7 @@ class LoadedKernel:
         if driver_launch.ENABLED:
             if prepared.driver is None:
                 prepared.driver = driver_launch.DriverLaunch(
-                    int(self.entry), prepared.grid, prepared.threads, prepared.smem,
-                    prepared.cluster if self.launch.get("cluster_launch") and prepared.cluster != (1, 1) else None)
+                    int(self.entry), prepared.grid, prepared.threads, prepared.smem, self._cluster(prepared))
             result = prepared.driver(stream, args.address)
             if result:
                 check(cu.CUresult(result))
@@ -262,19 +261,24 @@ class LoadedKernel:
         """Parallel split-K's second kernel: sums the slices' partials, applies the epilogue."""
         _, grid, threads = reduce
         err, = cu.cuLaunchKernel(self.reduce_entry, grid, 1, 1, threads, 1, 1, 0, stream, args.reduce_address, 0)
-        if err != cu.CUresult.CUDA_SUCCESS:
+        if err:
             check(err)
+
+    def _cluster(self, prepared: PreparedLaunch) -> tuple[int, int] | None:
+        """The cluster a launch asks for: only real ones (sm90 kernels run as 1x1 clusters without
+        the attribute)."""
+        return prepared.cluster if self.launch.get("cluster_launch") and prepared.cluster != (1, 1) else None
 
     def _launch_config(self, prepared: PreparedLaunch) -> Any:
         cfg = cu.CUlaunchConfig()
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
         cfg.sharedMemBytes = prepared.smem
-        if self.launch.get("cluster_launch") and prepared.cluster != (1, 1):
-            # Only real clusters get the attribute: sm90 kernels run as 1x1 clusters without it.
+        cluster = self._cluster(prepared)
+        if cluster is not None:
             attr = cu.CUlaunchAttribute()
             attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*prepared.cluster, 1)
+            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
             cfg.attrs = [attr]
             cfg.numAttrs = 1
         else:
