@@ -7,6 +7,7 @@ Run on the H200 with `python -m pytest tests/gpu -m gpu`.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from service.specs.conv2d import Conv2dSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
-from worker.kernels.config import Family, KernelConfig
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import hardware_for
 from worker.kernels.prune_conv import prune_conv
@@ -34,6 +35,24 @@ CASES = [  # (spec, why)
 
 
 SM90_CONV = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 128, 64))
+# Kiln's persistent sm90 convs (CUTLASS's persistent GEMM kernels around the conv mainloop), in
+# both schedules and both cluster directions, over the cases that stress them: K not a tile
+# multiple, a strided 1x1 with C below the K tile, a residual through the tiled TMA epilogue.
+PERSISTENT = [replace(SM90_CONV, schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                      tile_scheduler=TileScheduler.persistent, cluster=(2, 1)),
+              replace(SM90_CONV, tile=(64, 128, 64), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
+                      tile_scheduler=TileScheduler.persistent, cluster=(1, 2))]
+PERSISTENT_CASES = [CASES[1], CASES[2], CASES[4]]
+
+
+def persistent_configs() -> list[tuple[dict, KernelConfig]]:
+    """Each persistent config with each case's epilogue (what the device prefill compiles too)."""
+    out = []
+    for case in PERSISTENT_CASES:
+        spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
+        for cfg in PERSISTENT:
+            out.append((case, replace(cfg, epilogue=spec.epilogue)))
+    return out
 
 
 def kept_configs(spec: Conv2dSpec, limit: int = 2) -> list[KernelConfig]:
@@ -190,3 +209,46 @@ def test_sm90_conv_through_the_client_helper_with_new_and_repeated_tensors(tmp_p
         y = conv(x, w, b)
         ref = torch.relu(F.conv2d(x.float(), w.float(), b.float(), 1, 1))
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+def test_persistent_sm90_convs_verify_and_launch_through_the_client_helper(tmp_path: Path) -> None:
+    """Cooperative and ping-pong persistent conv kernels: verified against the fp32 reference by
+    the tuner's own check, then launched through KilnConv2d (the builder's sm_count argument)."""
+    import torch
+    import torch.nn.functional as F
+
+    from worker import gpu_bench
+    from worker.gpu_bench_conv import ConvBench
+    from worker.runtime.torch_conv import KilnConv2d
+
+    pairs = persistent_configs()
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    outs = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg for _, cfg in pairs], target_arch="sm_90a")
+    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for (case, cfg), o in zip(pairs, outs, strict=True):
+        assert o.ok, o.error + o.log[-2000:]
+        spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
+        parts = spec.epilogue.parts
+        act = parts.post_activation if parts.residual else parts.activation
+        prob = ConvBench(spec.model_dump(mode="json"), {"bias": parts.bias, "residual": parts.residual,
+                                                        "activation": act.value})
+        meta = launch_meta(cfg)
+        path = tmp_path / f"{cfg.name}.cubin"
+        path.write_bytes(o.cubin or b"")
+        entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta,
+                 "runtime": meta["runtime"]}
+        c = gpu_bench.Candidate(entry, prob, sms, torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+        ok, reason, err = gpu_bench.verify(c, prob)
+        assert ok, f"{cfg.name} on {case}: {reason}"
+        assert err < 2e-3
+        if parts.residual:
+            continue
+        conv = KilnConv2d(o.cubin or b"", meta, spec.model_dump(mode="json"))
+        x = torch.randn(2, spec.c, spec.h, spec.w, device="cuda", dtype=torch.half)
+        w = torch.randn(spec.k, spec.c, spec.r, spec.s, device="cuda", dtype=torch.half) * 0.1
+        b = torch.randn(spec.k, device="cuda", dtype=torch.half)
+        y = conv(x, w, b)
+        ref = F.conv2d(x.float(), w.float(), b.float(), spec.stride, spec.padding)
+        ref = {"relu": torch.relu, "hardswish": F.hardswish, "identity": lambda t: t}[act.value](ref)
+        assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, cfg.name

@@ -114,7 +114,8 @@ class KernelConfig:
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))
-            return f"conv2d_fprop_sm90_{d}_nhwc_t{tile}_c{cl}_s{self.stages}_{align}_{self.epilogue.value}"
+            sched = f"_{self.schedule.value}" if self.schedule is not Schedule.none else ""
+            return f"conv2d_fprop_sm90_{d}_nhwc_t{tile}_c{cl}{sched}_s{self.stages}_{align}_{self.epilogue.value}"
         if self.family is Family.sm80_conv_fprop:
             warp = "x".join(map(str, self.warp))
             return (f"conv2d_fprop_sm80_{d}_nhwc_{self.conv_iterator.value}_t{tile}_w{warp}_s{self.stages}_"

@@ -75,7 +75,7 @@ def large_warp_tiles(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | N
 
 def cooperative_tile_m(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """The cooperative schedule splits tile M across two warpgroups of 64 rows each."""
-    if cfg.family is Family.sm90_tma and cfg.schedule is Schedule.cooperative and cfg.tile[0] < 128:
+    if cfg.schedule is Schedule.cooperative and cfg.tile[0] < 128:
         return "cooperative needs tile M >= 128"
     return None
 
@@ -244,6 +244,14 @@ DRAM_BYTES_PER_S = 4.3e12
 FAMILY_SPEED = {Family.sm90_tma: 1.0, Family.sm90_conv_fprop: 0.9}
 
 
+def family_speed(cfg: KernelConfig) -> float:
+    """Kiln's persistent sm90 convs are CUTLASS's persistent GEMM kernels around the conv
+    mainloop: they rank like GEMMs; CUTLASS's own non-persistent conv kernel a notch lower."""
+    if cfg.family is Family.sm90_conv_fprop and cfg.schedule is not Schedule.none:
+        return FAMILY_SPEED[Family.sm90_tma]
+    return FAMILY_SPEED.get(cfg.family, 0.55)
+
+
 def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     """A first-order roofline model, for ranking only (seconds, roughly).
 
@@ -257,7 +265,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     tiles = _tiles(cfg, p)
     units = tiles * cfg.split_k
     intensity = (tm * tn) / (tm + tn)
-    speed = FAMILY_SPEED.get(cfg.family, 0.55) * min(intensity, 64) / 64
+    speed = family_speed(cfg) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
     if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
         waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
@@ -291,7 +299,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
-        if cfg.family is Family.sm90_tma and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
+        persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
+        if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
     return cost
 

@@ -73,9 +73,13 @@ def conv_padding_worthwhile(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) ->
 CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_alignment_fits, conv_iterator_fits, conv_small_channels,
                               conv_optimized_over_analytic]
 # GEMM rules that hold for the implicit GEMM (alignment and swizzle have conv-specific versions).
+# cluster_useful matters more here than for GEMMs: the non-persistent conv grid is rounded up to
+# whole clusters, so a 2-CTA cluster along N with one N tile (K = 64 filters) left half the CTAs
+# idle (res2's 3x3 ran 64 µs against 37 µs for a 2.x kernel, conv2d_h200_20261129_session6.json).
 GEMM_RULES_FOR_CONV = [gemm_rules.family_for_arch, gemm_rules.epilogue_supported, gemm_rules.smem_capacity, gemm_rules.accumulator_registers,
-                       gemm_rules.warps_per_block, gemm_rules.large_warp_tiles, gemm_rules.tile_fits_problem,
-                       gemm_rules.fills_the_gpu, gemm_rules.split_k_worthwhile, gemm_rules.sm80_stages_for_k]
+                       gemm_rules.warps_per_block, gemm_rules.large_warp_tiles, gemm_rules.cooperative_tile_m,
+                       gemm_rules.tile_fits_problem, gemm_rules.fills_the_gpu, gemm_rules.split_k_worthwhile,
+                       gemm_rules.cluster_useful, gemm_rules.sm80_stages_for_k]
 
 
 def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> float:

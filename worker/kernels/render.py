@@ -117,7 +117,13 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
                 raise UnsupportedConfig("a conv kernel needs an iterator algorithm")
             tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
     elif cfg.family is Family.sm90_conv_fprop:
-        tokens.update(cluster=[int(v) for v in cfg.cluster])
+        persistent = cfg.schedule is not Schedule.none
+        tokens.update(cluster=[int(v) for v in cfg.cluster], persistent=persistent, schedule=cfg.schedule.value)
+        if persistent:
+            if cfg.schedule not in SCHEDULE or cfg.epilogue_schedule is not EpilogueSchedule.tma:
+                raise UnsupportedConfig("persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue")
+            tokens.update(schedule_type=SCHEDULE[cfg.schedule],
+                          epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)])
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
             raise UnsupportedConfig("the no-smem epilogue cannot fuse a bias and a residual")

@@ -148,16 +148,21 @@ def conv_sm80_space(cp: ConvProblem) -> Iterator[KernelConfig]:
 
 def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
     """CUTLASS 3.x TMA-im2col + wgmma fprop kernels (sm_90a). TMA needs 16-byte channel rows, so odd
-    channel counts are offered padded to 8. CUTLASS 4.2 has only the non-persistent schedule here."""
+    channel counts are offered padded to 8. Two kinds: CUTLASS's own non-persistent kernel (one
+    consumer warpgroup, one tile per CTA, im2col epilogue) and Kiln's persistent ones, CUTLASS's
+    cooperative / ping-pong GEMM kernels running the conv mainloop (templates/conv2d_fprop_sm90.cu.j2)."""
     prob = cp if cp.c % 8 == 0 else cp.padded(8)
     align_ab, _, align_c = prob.max_alignment()
-    for tm, tn in itertools.product((64, 128), (64, 128, 256)):
-        for cluster in ((1, 1), (2, 1), (1, 2)):
-            yield KernelConfig(
-                family=Family.sm90_conv_fprop, dtype=prob.dtype, layout_a=Layout.row, layout_b=Layout.col,
-                epilogue=prob.epilogue, tile=(tm, tn, 64), alignment=(align_ab, align_ab, align_c), cluster=cluster,
-                pad_c=prob.pad_c,
-            )
+    for cluster in ((1, 1), (2, 1), (1, 2)):
+        common = dict(family=Family.sm90_conv_fprop, dtype=prob.dtype, layout_a=Layout.row, layout_b=Layout.col,
+                      epilogue=prob.epilogue, alignment=(align_ab, align_ab, align_c), cluster=cluster,
+                      pad_c=prob.pad_c)
+        for tm, tn in itertools.product((64, 128), (64, 128, 256)):
+            yield KernelConfig(tile=(tm, tn, 64), **common)
+        for schedule in (Schedule.cooperative, Schedule.pingpong):
+            for tm, tn in itertools.product((64, 128, 256), (64, 128, 256)):
+                yield KernelConfig(tile=(tm, tn, 64), schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
+                                   tile_scheduler=TileScheduler.persistent, **common)
 
 
 def sm90_conv_enabled() -> bool:

@@ -27,7 +27,10 @@ BUILDER_ARGS = {
                              "dilation_w:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32", "beta:f32",
                              "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
 }
-BUILDER_ARGS[Family.sm90_conv_fprop] = BUILDER_ARGS[Family.sm80_conv_fprop]
+# sm90 convs also take what a persistent grid needs (the non-persistent kernel ignores it).
+BUILDER_ARGS[Family.sm90_conv_fprop] = [
+    *BUILDER_ARGS[Family.sm80_conv_fprop][:22], "sm_count:i32", "raster:i32", "max_swizzle:i32",
+    *BUILDER_ARGS[Family.sm80_conv_fprop][22:]]
 ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop",
          Family.sm90_conv_fprop: "kiln_conv2d_fprop"}
 RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
