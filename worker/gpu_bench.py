@@ -84,9 +84,11 @@ class Problem:
         self.alpha, self.beta = float(spec.get("alpha", 1.0)), float(spec.get("beta", 0.0))
         self.epi = epilogue
 
-    def make(self, shape: tuple[int, ...], kind: str, pad: int = 0) -> Operands:
+    def make(self, shape: tuple[int, ...], kind: str, pad: int = 0, s2d: int = 0) -> Operands:
         """Operands for one run; with `pad`, K and N are zero-padded to a multiple of it, as the
-        launch contract of a padded kernel asks the client to do (row-major A, W[N, K] only)."""
+        launch contract of a padded kernel asks the client to do (row-major A, W[N, K] only).
+        (`s2d` is a conv operand transform: GEMM kernels never ask for it.)"""
+        assert not s2d, "space-to-depth is a conv transform"
         m, n, k = shape
         dev, dt = self.device, self.dtype
 
@@ -190,8 +192,8 @@ class Candidate:
         self.kernel = LoadedKernel(Path(entry["cubin_path"]).read_bytes(), entry["launch"])
         self.sm_count, self.stream, self.scratch = sm_count, stream, scratch
         self._prepared: dict[str, PreparedLaunch] = {}
-        cfg = entry["config"]  # the padding its launch contract asks for: conv channels or GEMM K/N
-        self.padding = KernelConfig.from_dict(cfg).padding
+        # what its launch contract asks the client to do to the operands: (padding, space-to-depth)
+        self.prep = KernelConfig.from_dict(entry["config"]).operand_prep
         self.workspace: torch.Tensor | None = None
         self.sets: list[Any] = []
 
@@ -219,12 +221,12 @@ class Candidate:
 _VERIFY_INPUTS: dict[tuple, tuple[Any, Any, torch.Tensor]] = {}
 
 
-def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, pad: int) -> tuple[Any, torch.Tensor]:
-    """Inputs and their fp32 reference, made once per shape/kind/padding and reused by every
-    candidate (the reference of a large GEMM costs more than timing a kernel)."""
-    key = (id(prob), shape, kind, pad)  # the entry holds prob, so its id cannot be reused meanwhile
+def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, prep: tuple[int, int]) -> tuple[Any, torch.Tensor]:
+    """Inputs and their fp32 reference, made once per shape/kind/operand preparation and reused by
+    every candidate (the reference of a large GEMM costs more than timing a kernel)."""
+    key = (id(prob), shape, kind, prep)  # the entry holds prob, so its id cannot be reused meanwhile
     if key not in _VERIFY_INPUTS:
-        o = prob.make(shape, kind, pad)
+        o = prob.make(shape, kind, *prep)
         _VERIFY_INPUTS[key] = (prob, o, prob.reference(o))
     _, o, ref = _VERIFY_INPUTS[key]
     return o, ref
@@ -236,7 +238,7 @@ def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
     tol = TOLERANCE[prob.spec["dtype"]]
     worst = 0.0
     for shape, kind in prob.verify_shapes(c.entry["config"]["alignment"]):
-        o, ref = _verify_inputs(prob, shape, kind, c.padding)
+        o, ref = _verify_inputs(prob, shape, kind, c.prep)
         o.D.fill_(float("nan"))
         c.run(o)
         torch.cuda.synchronize()
@@ -257,11 +259,11 @@ def _dims(shape: tuple[int, ...]) -> str:
     return "x".join(map(str, shape))
 
 
-def rotating_sets(prob: Any, pad: int = 0) -> list[Any]:
+def rotating_sets(prob: Any, prep: tuple[int, int] = (0, 0)) -> list[Any]:
     """Enough independent operand sets that cycling through them overflows twice the L2."""
-    first = prob.make(prob.full_shape, "rand", pad)
+    first = prob.make(prob.full_shape, "rand", *prep)
     count = max(2, min(32, math.ceil(2 * L2_BYTES / max(1, first.nbytes()))))
-    return [first] + [prob.make(prob.full_shape, "rand", pad) for _ in range(count - 1)]
+    return [first] + [prob.make(prob.full_shape, "rand", *prep) for _ in range(count - 1)]
 
 
 def time_launches(fns: list[Any], reps: int) -> list[float]:
@@ -344,7 +346,7 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     flops = prob.flops
     reps = int(plan.get("reps", 60))
     sets = rotating_sets(prob)
-    sets_by_pad = {0: sets}
+    sets_by_pad = {(0, 0): sets}
     skip = set(plan.get("skip", []))
     results: dict[str, Any] = {"candidates": {}, "gpu": props.name, "sm_count": props.multi_processor_count}
 
@@ -380,9 +382,9 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
         if not ok:
             results["candidates"][name] = {"status": "verify_failed", "reason": reason, "rel_error": err}
             continue
-        if c.padding not in sets_by_pad:
-            sets_by_pad[c.padding] = rotating_sets(prob, c.padding)
-        c.sets = sets_by_pad[c.padding]
+        if c.prep not in sets_by_pad:
+            sets_by_pad[c.prep] = rotating_sets(prob, c.prep)
+        c.sets = sets_by_pad[c.prep]
         fns = [_bind(c, o) for o in c.sets]
         t = summarize(time_launches(fns, reps))
         results["candidates"][name] = {"status": "timed", "rel_error": err, **t, "tflops": flops / t["median_us"] / 1e6}

@@ -17,16 +17,19 @@ import torch.nn.functional as F
 from service.specs.conv2d import Conv2dSpec
 from worker.gpu_bench import TORCH_DTYPE, activation
 from worker.kernels.conv_problem import ConvProblem
+from worker.runtime import conv_transforms as transforms
 
 
 @dataclass
 class ConvOperands:
-    x: torch.Tensor  # [N, H, W, Cp] contiguous (NHWC), padded channels zero
-    w: torch.Tensor  # [K, R, S, Cp] contiguous (KRSC)
+    x: torch.Tensor  # what the kernel reads: NHWC, folded space-to-depth and/or channel-padded
+    w: torch.Tensor  # likewise KRSC
     C: torch.Tensor | None  # residual [N, P, Q, K]
     D: torch.Tensor  # [N, P, Q, K]
     bias: torch.Tensor | None
-    c: int  # real channels
+    x_user: torch.Tensor  # [N, H, W, C] as the user holds it (NHWC, unpadded)
+    w_user: torch.Tensor  # [K, R, S, C]
+    kernel_problem: ConvProblem  # the convolution the kernel runs on x and w
 
     def out(self) -> torch.Tensor:
         return self.D
@@ -39,13 +42,11 @@ class ConvOperands:
         return sum(t.numel() * t.element_size() for t in (self.x, self.w, self.C, self.D, self.bias) if t is not None)
 
     def x_nchw(self) -> torch.Tensor:
-        """The unpadded activation as a channels_last NCHW tensor (what a torch user holds)."""
-        x = self.x[..., : self.c]
-        return (x if x.is_contiguous() else x.contiguous()).permute(0, 3, 1, 2)
+        """The user's activation as a channels_last NCHW tensor (what a torch user holds)."""
+        return self.x_user.permute(0, 3, 1, 2)
 
     def w_kcrs(self) -> torch.Tensor:
-        w = self.w[..., : self.c]
-        return (w if w.is_contiguous() else w.contiguous()).permute(0, 3, 1, 2)
+        return self.w_user.permute(0, 3, 1, 2)
 
 
 class ConvBench:
@@ -77,16 +78,17 @@ class ConvBench:
             shapes.append(((1, cp.h - 1, cp.w - 1, 0), "rand"))
         return shapes
 
-    def _problem(self, shape: tuple[int, ...], pad_c: int) -> ConvProblem:
+    def _problem(self, shape: tuple[int, ...]) -> ConvProblem:
         n, h, w, _ = shape
-        return replace(self.conv, n=n, h=h, w=w, pad_c=pad_c if pad_c and self.conv.c % pad_c else 0)
+        return replace(self.conv, n=n, h=h, w=w)
 
-    def make(self, shape: tuple[int, ...], kind: str, pad_c: int = 0) -> ConvOperands:
-        """Operands with channels zero-padded to a multiple of `pad_c` (0: as given), the way the
-        client helper pads them for a kernel whose contract asks for it."""
-        cp = self._problem(shape, pad_c)
+    def make(self, shape: tuple[int, ...], kind: str, pad: int = 0, s2d: int = 0) -> ConvOperands:
+        """Operands as the user holds them, and as the kernel reads them: folded space-to-depth by
+        `s2d` and channels zero-padded to a multiple of `pad` (0: as given), through the same
+        transforms the client helper applies for a kernel whose contract asks for them."""
+        cp = self._problem(shape)
+        kp = cp.rewritten(s2d, pad)
         p, q = cp.output_hw
-        cpad = cp.kernel_c
         dev, dt = self.device, self.dtype
 
         def gen(*dims: int) -> torch.Tensor:
@@ -94,22 +96,22 @@ class ConvBench:
                 return torch.randint(-1, 2, dims, device=dev).to(dt)
             return (torch.randn(*dims, device=dev) * 0.5).to(dt)
 
-        x = torch.zeros(cp.n, cp.h, cp.w, cpad, device=dev, dtype=dt)
-        x[..., : cp.c] = gen(cp.n, cp.h, cp.w, cp.c)
-        wt = torch.zeros(cp.k, cp.r, cp.s, cpad, device=dev, dtype=dt)
-        wt[..., : cp.c] = gen(cp.k, cp.r, cp.s, cp.c)
+        x_user, w_user = gen(cp.n, cp.h, cp.w, cp.c), gen(cp.k, cp.r, cp.s, cp.c)
+        x = transforms.kernel_input(x_user, pad_to=kp.pad_c, block=s2d, padding=cp.padding, out_hw=(p, q),
+                                    taps=(kp.r, kp.s))
+        wt = transforms.kernel_filter(w_user, pad_to=kp.pad_c, block=s2d)
         C = gen(cp.n, p, q, cp.k) if self.epi["residual"] else None
         bias = gen(cp.k) if self.epi["bias"] else None
         D = torch.empty(cp.n, p, q, cp.k, device=dev, dtype=dt)
-        return ConvOperands(x, wt, C, D, bias, cp.c)
+        return ConvOperands(x, wt, C, D, bias, x_user, w_user, kp)
 
     def launch_shape(self, o: ConvOperands, config: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Builder dims for these operands; the kernel's C is the (padded) channel count it reads.
-        A GEMM kernel serving a pointwise conv gets the GEMM view instead."""
+        """Builder dims of the convolution the kernel runs (its C: the channels it reads). A GEMM
+        kernel serving a pointwise conv gets the GEMM view instead."""
         n, h, w, cpad = o.x.shape
         if config is not None and not config["family"].endswith("_conv_fprop"):
             return {"m": n * h * w, "n": self.conv.k, "k": cpad}
-        return {"dims": {**replace(self.conv, n=n, h=h, w=w).builder_dims(), "c": cpad}}
+        return {"dims": o.kernel_problem.builder_dims()}
 
     def reference(self, o: ConvOperands) -> torch.Tensor:
         cp = self.conv
@@ -122,7 +124,8 @@ class ConvBench:
         return activation(self.epi["activation"], y)
 
     def _lib_inputs(self, o: ConvOperands) -> tuple[torch.Tensor, torch.Tensor]:
-        """Unpadded channels_last copies, made once per operand set (the library never sees padding)."""
+        """The user's tensors as channels_last copies, made once per operand set (the library never
+        sees Kiln's padding or folding)."""
         key = id(o)
         if key not in self._lib_cache:
             self._lib_cache[key] = (o.x_nchw().contiguous(memory_format=torch.channels_last),

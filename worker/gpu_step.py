@@ -104,7 +104,7 @@ class GpuTuningStep:
             for cfg in variants:
                 o = by_compiled[cfg.compiled]
                 if not o.ok:
-                    if cfg == cfg.compiled or cfg.padding:
+                    if cfg == cfg.compiled or cfg.padding or cfg.s2d:
                         failed.append({"name": cfg.name, "config": cfg.to_dict(), "status": "compile_failed",
                                        "reason": (o.error or "") + "\n" + o.log[-4000:], "compile_seconds": o.seconds})
                     continue

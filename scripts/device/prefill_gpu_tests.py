@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.launch_overhead import CFG as OVERHEAD_CFG  # noqa: E402
 from service.specs.conv2d import Conv2dSpec  # noqa: E402
-from tests.gpu.test_conv_gpu import CASES, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
+from service.specs.epilogues import Epilogue  # noqa: E402
+from tests.gpu.test_conv_gpu import CASES, FOLDED_STEM, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
 from tests.gpu.test_gpu_tuning import PADDED, SM80_NONE, SM90_BIAS, TUNED  # noqa: E402
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
@@ -34,6 +36,7 @@ def gpu_test_configs() -> list[KernelConfig]:
     for case in CASES:
         configs += kept_configs(Conv2dSpec.model_validate({"op": "conv2d", **case}))
     configs += [cfg for _, cfg in persistent_configs()]
+    configs.append(replace(FOLDED_STEM, epilogue=Epilogue.bias_relu))
     return configs
 
 if __name__ == "__main__":

@@ -252,3 +252,43 @@ def test_persistent_sm90_convs_verify_and_launch_through_the_client_helper(tmp_p
         ref = F.conv2d(x.float(), w.float(), b.float(), spec.stride, spec.padding)
         ref = {"relu": torch.relu, "hardswish": F.hardswish, "identity": lambda t: t}[act.value](ref)
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, cfg.name
+
+
+FOLDED_STEM = replace(SM90_CONV, tile=(128, 64, 16), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
+                      tile_scheduler=TileScheduler.persistent, s2d=2, pad_c=8)
+
+
+def test_space_to_depth_stem_verifies_and_runs_through_the_client_helper(tmp_path: Path) -> None:
+    """The stem folded 2x2 space-to-depth (stride-1 4x4 conv over 12 → 16 channels, 16-deep K
+    tiles): the tuner's check, then KilnConv2d folding the user's NCHW tensors itself."""
+    import torch
+    import torch.nn.functional as F
+
+    from worker import gpu_bench
+    from worker.gpu_bench_conv import ConvBench
+    from worker.runtime.torch_conv import KilnConv2d
+
+    spec = Conv2dSpec.model_validate({"op": "conv2d", **CASES[0]})
+    cfg = replace(FOLDED_STEM, epilogue=spec.epilogue)
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error + o.log[-2000:]
+    meta = launch_meta(cfg)
+    assert meta["conv"]["space_to_depth"] == 2 and meta["conv"]["pad_channels_to"] == 8
+    path = tmp_path / "folded.cubin"
+    path.write_bytes(o.cubin or b"")
+    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
+    prob = ConvBench(spec.model_dump(mode="json"), {"bias": True, "residual": False, "activation": "relu"})
+    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
+                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+    ok, reason, err = gpu_bench.verify(c, prob)
+    assert ok, reason
+    conv = KilnConv2d(o.cubin or b"", meta, spec.model_dump(mode="json"))
+    x = torch.randn(2, 3, 17, 19, device="cuda", dtype=torch.half)
+    w = torch.randn(64, 3, 7, 7, device="cuda", dtype=torch.half) * 0.1
+    b = torch.randn(64, device="cuda", dtype=torch.half)
+    y = conv(x, w, b)
+    ref = torch.relu(F.conv2d(x.float(), w.float(), b.float(), 2, 3))
+    assert y.shape == ref.shape
+    assert float((y.float() - ref).norm() / ref.norm()) < 2e-3

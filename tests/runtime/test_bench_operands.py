@@ -60,11 +60,28 @@ def test_client_side_gemm_padding_preserves_the_product() -> None:
 
 
 def test_client_side_conv_layout_and_channel_padding() -> None:
-    from worker.runtime.torch_conv import to_padded_nhwc
+    from worker.runtime.conv_transforms import pad_channels
 
     x = torch.randn(2, 3, 5, 7).contiguous(memory_format=torch.channels_last)
-    p = to_padded_nhwc(x, 4)
+    p = pad_channels(x.permute(0, 2, 3, 1), 4)
     assert tuple(p.shape) == (2, 5, 7, 4) and not p[..., 3:].any()
     torch.testing.assert_close(p[..., :3], x.permute(0, 2, 3, 1))
     y = torch.randn(2, 8, 5, 7).contiguous(memory_format=torch.channels_last)
-    assert to_padded_nhwc(y, 8).data_ptr() == y.data_ptr()  # channels_last is NHWC already: no copy
+    assert pad_channels(y.permute(0, 2, 3, 1), 8).data_ptr() == y.data_ptr()  # channels_last is NHWC: no copy
+
+
+@pytest.mark.parametrize("h,w,r,pad,block", [(17, 19, 7, 3, 2), (16, 16, 3, 1, 2), (15, 13, 5, 0, 2), (23, 21, 7, 2, 4)])
+def test_space_to_depth_operands_compute_the_same_convolution(h: int, w: int, r: int, pad: int, block: int) -> None:
+    """The folded stride-1 conv on the operands the kernel reads equals the user's strided conv."""
+    spec = {"op": "conv2d", "n": 2, "h": h, "w": w, "c": 3, "k": 16, "r": r, "s": r, "stride": block, "padding": pad,
+            "dtype": "f16", "epilogue": "bias"}
+    bench = ConvBench(spec, EPI, device="cpu")
+    o = bench.make(bench.full_shape, "rand", 8, block)
+    kp = o.kernel_problem
+    assert tuple(o.x.shape) == (2, kp.h, kp.w, kp.kernel_c) and tuple(o.w.shape) == (16, kp.r, kp.s, kp.kernel_c)
+    dims = bench.launch_shape(o, {"family": "sm90_conv_fprop"})["dims"]
+    assert (dims["stride_h"], dims["pad_h"], dims["c"]) == (1, 0, 16 if block == 2 else 48)
+    folded = torch.nn.functional.conv2d(o.x.permute(0, 3, 1, 2).float(), o.w.permute(0, 3, 1, 2).float())
+    user = torch.nn.functional.conv2d(o.x_nchw().float(), o.w_kcrs().float(), None, block, pad)
+    assert folded.shape == user.shape
+    torch.testing.assert_close(folded, user, rtol=1e-3, atol=1e-3)

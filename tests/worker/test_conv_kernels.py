@@ -13,7 +13,14 @@ from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels import prune_conv as PC
 from worker.kernels.compiler import Compiler
-from worker.kernels.config import ConvIterator, Family, KernelConfig
+from worker.kernels.config import (
+    ConvIterator,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import hardware_for
 from worker.kernels.render import render, template_tokens
@@ -25,6 +32,10 @@ RES = ConvProblem.from_spec(Conv2dSpec(n=32, h=56, w=56, c=64, k=64, r=3, s=3, p
 DIL = ConvProblem.from_spec(Conv2dSpec(n=2, h=9, w=9, c=24, k=32, r=3, s=3, padding=2, dilation=2))
 CONV = KernelConfig(Family.sm80_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_hardswish, (128, 64, 32),
                     warp=(64, 32, 32), stages=3, swizzle=1, conv_iterator=ConvIterator.optimized)
+SM90 = KernelConfig(Family.sm90_conv_fprop, DType.f16, Layout.row, Layout.col, Epilogue.bias_relu, (128, 64, 64),
+                    alignment=(8, 8, 8), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
+                    tile_scheduler=TileScheduler.persistent)
+FOLDED = replace(SM90, tile=(128, 64, 16), s2d=2, pad_c=8)  # the stem, 2x2 space-to-depth: 12 → 16 channels
 
 
 def test_implicit_gemm_view_and_padding() -> None:
@@ -35,6 +46,29 @@ def test_implicit_gemm_view_and_padding() -> None:
     assert STEM.max_alignment()[0] == 1  # C=3 allows only 2-byte loads
     assert padded.flops == STEM.flops  # padding is not useful work
     assert RES.padded(8) == RES  # already a multiple: nothing to pad
+
+
+def test_space_to_depth_rewrites_the_stem_as_a_stride_1_conv() -> None:
+    folded = STEM.space_to_depth(2)
+    assert (folded.h, folded.w, folded.c, folded.r, folded.s) == (115, 115, 12, 4, 4)
+    assert folded.stride == (1, 1) and folded.padding == (0, 0) and folded.output_hw == STEM.output_hw
+    kp = STEM.rewritten(2, 8)
+    assert kp.kernel_c == 16 and kp.gemm.k == 16 * 16 and kp.gemm.m == STEM.gemm.m
+    assert kp.flops == STEM.flops  # folded taps and padded channels are not useful work
+    assert kp.builder_dims()["stride_h"] == 1 and kp.builder_dims()["c"] == 16
+    with pytest.raises(ValueError, match="stride"):
+        RES.space_to_depth(2)
+
+
+def test_stem_selection_offers_folded_tma_kernels_and_small_c_iterators() -> None:
+    from worker.selection import select_conv
+
+    spec = Conv2dSpec(n=32, h=224, w=224, c=3, k=64, r=7, s=7, stride=2, padding=3, epilogue="bias_relu")
+    kept = select_conv(spec, "sm_90a", H, 8).report.kept
+    folded = [c for c in kept if c.s2d]
+    assert folded and all(c.family is Family.sm90_conv_fprop and c.tile[2] == 16 and c.pad_c == 8 for c in folded)
+    assert any(c.is_2x and c.conv_iterator is ConvIterator.fixed_channels for c in kept)
+    assert all(c.name.endswith("_s2d2_padc8") for c in folded)
 
 
 CASES = [  # (rule, config it keeps, on problem, config it drops, on problem)
@@ -49,6 +83,11 @@ CASES = [  # (rule, config it keeps, on problem, config it drops, on problem)
     (PC.conv_optimized_over_analytic, replace(CONV, conv_iterator=ConvIterator.analytic), DIL,
      replace(CONV, conv_iterator=ConvIterator.analytic), RES),
     (PC.conv_padding_worthwhile, replace(CONV, pad_c=8), STEM, replace(CONV, pad_c=8), RES),
+    (PC.conv_padding_worthwhile, FOLDED, STEM, replace(FOLDED, pad_c=4), STEM),  # 12 folded channels: pad to 8
+    (PC.conv_k_tile_matches_channels, SM90, RES, replace(SM90, tile=(128, 64, 32)), RES),
+    (PC.conv_k_tile_matches_channels, FOLDED, STEM, replace(FOLDED, tile=(128, 64, 64)), STEM),  # 48 zero channels
+    (PC.conv_space_to_depth_pays, FOLDED, STEM, replace(CONV, s2d=2, alignment=(4, 4, 8)), STEM),
+    (PC.conv_space_to_depth_pays, SM90, RES, replace(FOLDED, tile=(128, 64, 64)), replace(RES, stride=(2, 2))),
 ]
 
 
@@ -68,7 +107,8 @@ def test_stem_conv_is_padded_and_uses_small_channel_iterators() -> None:
     report = PC.prune_conv(full_conv_space(STEM, "sm_90a"), STEM, H, limit=8)
     assert report.total == sum(report.removed.values()) + report.survivors
     assert report.kept and all(c.pad_c in (4, 8) for c in report.kept)
-    assert all(c.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels) for c in report.kept)
+    assert all(c.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels)
+               for c in report.kept if c.is_2x)
     assert {c.pad_c for c in report.kept} == {4, 8}  # both paddings timed: the faster one wins
 
 

@@ -88,19 +88,26 @@ class KernelConfig:
     max_swizzle: int = 1
     split_k: int = 1
     pad_c: int = 0  # conv: the client pads channels to a multiple of this (0: no padding)
+    s2d: int = 0  # conv: the client folds the input space-to-depth by this block first (0: no)
     pad_kn: int = 0  # GEMM: the client zero-pads K and N to a multiple of this (0: no padding)
 
-    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c", "pad_kn")
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c", "pad_kn", "s2d")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
-        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0, pad_kn=0)
+        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0, pad_kn=0, s2d=0)
 
     @property
     def padding(self) -> int:
         """What the launch contract asks the client to pad to (conv channels or GEMM K/N), 0 if nothing."""
         return self.pad_c or self.pad_kn
+
+    @property
+    def operand_prep(self) -> tuple[int, int]:
+        """What the client does to the operands before a launch: (padding, space-to-depth block).
+        Candidates with the same value share their inputs in a measurement."""
+        return self.padding, self.s2d
 
     @property
     def variant_name(self) -> str:
@@ -133,6 +140,8 @@ class KernelConfig:
             suffix += f"_r{self.raster.value[-1]}{self.max_swizzle}"
         if self.split_k != 1:
             suffix += f"_k{self.split_k}"
+        if self.s2d:
+            suffix += f"_s2d{self.s2d}"
         if self.pad_c:
             suffix += f"_padc{self.pad_c}"
         if self.pad_kn:

@@ -1,4 +1,5 @@
-"""The convolution a kernel actually runs for a Conv2d spec: NHWC, channels padded or not.
+"""The convolution a kernel actually runs for a Conv2d spec: NHWC, channels padded or not, and
+for small-channel strided convs (the stem) possibly rewritten on a space-to-depth input.
 
 A Conv2d fprop is tuned as its implicit GEMM (M = N·P·Q output pixels, N = K filters,
 K = C·R·S). The GEMM view lets the GEMM pruning rules and cost model apply unchanged; the
@@ -31,6 +32,8 @@ class ConvProblem:
     dtype: DType
     epilogue: Epilogue
     pad_c: int = 0  # channels padded to a multiple of this (0: as given)
+    s2d: int = 0  # rewritten from a stride-s2d conv on a space-to-depth input (0: as given)
+    useful_crs: int = 0  # the original C·R·S when rewritten (the work that counts)
 
     @classmethod
     def from_spec(cls, spec: Conv2dSpec) -> ConvProblem:
@@ -43,6 +46,29 @@ class ConvProblem:
     def padded(self, multiple: int) -> ConvProblem:
         """Channels zero-padded to a multiple (0, or C already a multiple: as given)."""
         return replace(self, pad_c=multiple if multiple and self.c % multiple else 0)
+
+    def space_to_depth(self, block: int) -> ConvProblem:
+        """The same convolution as a stride-1, unpadded one on a space-to-depth input.
+
+        A stride-b conv over C channels equals a stride-1 conv over b·b·C channels of the input
+        zero-padded and folded b×b pixels into channels, with the filter folded alike (R' =
+        ceil(R/b) taps, the missing ones zero). The stem (7x7/2, C=3) becomes 4x4/1 over 12
+        channels: a GEMM K of 192 (256 padded to 16 channels) instead of 147 spread over 49
+        3-channel taps that no wide load or TMA box fits. worker/runtime/conv_transforms.py
+        folds the tensors; the launch contract tells the client to.
+        """
+        if block <= 1:
+            return self
+        if self.stride != (block, block) or self.dilation != (1, 1) or self.s2d or self.pad_c:
+            raise ValueError(f"space-to-depth {block} needs stride {block}, no dilation, an unrewritten problem")
+        p, q = self.output_hw
+        r, s_ = -(-self.r // block), -(-self.s // block)
+        return replace(self, h=p + r - 1, w=q + s_ - 1, c=self.c * block * block, r=r, s=s_, stride=(1, 1),
+                       padding=(0, 0), s2d=block, useful_crs=self.c * self.r * self.s)
+
+    def rewritten(self, s2d: int, pad_c: int) -> ConvProblem:
+        """What a kernel with these launch-contract transforms runs (space-to-depth, then padding)."""
+        return self.space_to_depth(s2d).padded(pad_c)
 
     @property
     def kernel_c(self) -> int:
@@ -70,7 +96,7 @@ class ConvProblem:
     def flops(self) -> int:
         """Useful work: padded channels are not counted."""
         p, q = self.output_hw
-        return 2 * self.n * p * q * self.k * self.c * self.r * self.s
+        return 2 * self.n * p * q * self.k * (self.useful_crs or self.c * self.r * self.s)
 
     def max_alignment(self, element_bytes: int = 2) -> tuple[int, int, int]:
         """Vector width for activations/filters (along C) and the output (along K)."""

@@ -421,11 +421,11 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
         # conv kernels also spread over the K tile: it sets how many channels each step loads
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
         key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode == "parallel",
-               cfg.conv_iterator, cfg.padding)
+               cfg.conv_iterator, cfg.operand_prep)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []
-    seen: set[tuple[KernelConfig, int]] = set()
+    seen: set[tuple[KernelConfig, tuple[int, int]]] = set()
     depth = 0
     while len(picked) < limit and any(depth < len(g) for g in order):
         for group in order:
@@ -436,7 +436,7 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     return picked
 
 
-def _identity(cfg: KernelConfig) -> tuple[KernelConfig, int]:
-    """What makes two picks different: the cubin, and the padding its inputs get (the same cubin
+def _identity(cfg: KernelConfig) -> tuple[KernelConfig, tuple[int, int]]:
+    """What makes two picks different: the cubin, and what its inputs go through (the same cubin
     on padded and unpadded inputs are two candidates worth timing)."""
-    return cfg.compiled, cfg.padding
+    return cfg.compiled, cfg.operand_prep

@@ -7,6 +7,7 @@ to keep a config or a short reason to drop it, exactly like worker/kernels/prune
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from worker.kernels import prune as gemm_rules
 from worker.kernels.config import ConvIterator, Family, KernelConfig
@@ -21,7 +22,7 @@ SMALL_C = 16
 def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """Activation/filter loads are vectors along C, output stores along K: the width must divide
     them, and the multistage mainloop's cp.async moves at least 4 bytes."""
-    prob = cp.padded(cfg.pad_c)
+    prob = cp.rewritten(cfg.s2d, cfg.pad_c)
     allowed = prob.max_alignment()
     if any(a > b for a, b in zip(cfg.alignment, allowed, strict=True)):
         return f"alignment {cfg.alignment} > {allowed} for C={prob.kernel_c}, K={cp.k}"
@@ -35,7 +36,7 @@ def conv_alignment_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str
 
 def conv_iterator_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """Fixed-channel iterators need C equal to the access width; few-channel ones a small C."""
-    c = cp.padded(cfg.pad_c).kernel_c
+    c = cp.rewritten(cfg.s2d, cfg.pad_c).kernel_c
     if cfg.conv_iterator is ConvIterator.fixed_channels and c != cfg.alignment[0]:
         return f"fixed-channel iterator needs C == {cfg.alignment[0]} (C={c})"
     if cfg.conv_iterator is ConvIterator.few_channels and c > SMALL_C:
@@ -46,7 +47,7 @@ def conv_iterator_fits(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str 
 def conv_small_channels(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
     """With fewer channels than the K tile, the optimized/analytic iterators load mostly padding:
     small C goes to the fixed/few-channel iterators, which pack several filter taps per K tile."""
-    c = cp.padded(cfg.pad_c).kernel_c
+    c = cp.rewritten(cfg.s2d, cfg.pad_c).kernel_c
     packs_taps = cfg.conv_iterator in (ConvIterator.fixed_channels, ConvIterator.few_channels)
     if c < cfg.tile[2] and not packs_taps and c <= SMALL_C:
         return f"C={c} below the K tile {cfg.tile[2]}: use a fixed/few-channel iterator"
@@ -65,13 +66,38 @@ def conv_padding_worthwhile(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) ->
     """Pad C only when it buys a wider access than the channels allow as given."""
     if not cfg.pad_c:
         return None
-    if cp.c % cfg.pad_c == 0:
-        return f"C={cp.c} is already a multiple of {cfg.pad_c}"
+    c = cp.space_to_depth(cfg.s2d).c
+    if c % cfg.pad_c == 0:
+        return f"C={c} is already a multiple of {cfg.pad_c}"
     return None
 
 
-CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_alignment_fits, conv_iterator_fits, conv_small_channels,
-                              conv_optimized_over_analytic]
+def conv_k_tile_matches_channels(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """The sm90 conv mainloop steps through C in K-tile blocks per filter tap: a K tile wider than
+    C computes zero-filled channels, a narrower one than needed only adds pipeline steps. One K
+    tile fits each channel count: 64 from C = 64 up, else C's power of two (at least wgmma's 16)."""
+    if cfg.family is not Family.sm90_conv_fprop:
+        return None
+    c = cp.rewritten(cfg.s2d, cfg.pad_c).kernel_c
+    want = 64 if c >= 64 else max(16, 1 << (c.bit_length() - 1))
+    return None if cfg.tile[2] == want else f"K tile {cfg.tile[2]} for C={c} (want {want})"
+
+
+def conv_space_to_depth_pays(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> str | None:
+    """Fold space-to-depth only where the channels are too few for a K tile (the stem's C=3: 12
+    after folding 2x2) and only into TMA kernels, whose im2col boxes are what few channels starve;
+    with C ≥ 16 the fold only multiplies the zero taps of the rounded-up filter."""
+    if not cfg.s2d:
+        return None
+    if cfg.family is not Family.sm90_conv_fprop:
+        return "space-to-depth is offered to the sm90 TMA-im2col kernels"
+    if cp.c >= 16:
+        return f"C={cp.c} fills a K tile without folding"
+    return None
+
+
+CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_space_to_depth_pays, conv_alignment_fits, conv_iterator_fits,
+                              conv_small_channels, conv_k_tile_matches_channels, conv_optimized_over_analytic]
 # GEMM rules that hold for the implicit GEMM (alignment and swizzle have conv-specific versions).
 # cluster_useful matters more here than for GEMMs: the non-persistent conv grid is rounded up to
 # whole clusters, so a 2-CTA cluster along N with one N tile (K = 64 filters) left half the CTAs
@@ -85,8 +111,16 @@ GEMM_RULES_FOR_CONV = [gemm_rules.family_for_arch, gemm_rules.epilogue_supported
 def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> float:
     """The implicit GEMM's cost (padded K included), slowed by narrow loads: an 8-wide access moves
     16 B per instruction, a 1-wide one 2 B."""
-    prob = cp.padded(cfg.pad_c)
-    cost = estimated_cost(cfg, prob.gemm, hw)
+    prob = cp.rewritten(cfg.s2d, cfg.pad_c)
+    gemm = prob.gemm
+    if cfg.family is Family.sm90_conv_fprop:
+        # the mainloop reads whole K tiles per tap: C rounds up to the K tile, and narrow K tiles
+        # do less work per pipeline step
+        tk = cfg.tile[2]
+        gemm = replace(gemm, k=-(-prob.kernel_c // tk) * tk * prob.r * prob.s)
+    cost = estimated_cost(cfg, gemm, hw)
+    if cfg.family is Family.sm90_conv_fprop and cfg.tile[2] < 64:
+        cost *= 1 + 0.1 * (64 // cfg.tile[2] - 1)
     align = cfg.alignment[0]
     if align < 8:
         cost *= 1 + 0.15 * (8 // align - 1)
@@ -100,7 +134,7 @@ def prune_conv(configs: list[KernelConfig], cp: ConvProblem, hw: Hardware, *, li
         return lambda cfg: rule(cfg, cp, hw)
 
     def gemm_check(rule: gemm_rules.Rule) -> Check:  # the GEMM rules see the implicit GEMM
-        return lambda cfg: rule(cfg, cp.padded(cfg.pad_c).gemm, hw)
+        return lambda cfg: rule(cfg, cp.rewritten(cfg.s2d, cfg.pad_c).gemm, hw)
 
     checks: dict[str, Check] = {rule.__name__: conv_check(rule) for rule in CONV_RULES}
     checks |= {rule.__name__: gemm_check(rule) for rule in GEMM_RULES_FOR_CONV}
@@ -131,11 +165,12 @@ def _with_every_family(kept: list[KernelConfig], ranked: list[KernelConfig], lim
 
 
 def _across_paddings(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
-    """Alternate between channel paddings (as given, to 4, to 8), each spread by diverse_top: the
-    cost model cannot tell a padded kernel from a narrower unpadded one; the GPU can."""
-    by_pad: dict[int, list[KernelConfig]] = {}
+    """Alternate between operand preparations (channels as given, padded to 4 or 8, folded
+    space-to-depth), each spread by diverse_top: the cost model cannot tell a padded kernel from a
+    narrower unpadded one; the GPU can."""
+    by_pad: dict[tuple[int, int], list[KernelConfig]] = {}
     for cfg in ranked:
-        by_pad.setdefault(cfg.pad_c, []).append(cfg)
+        by_pad.setdefault(cfg.operand_prep, []).append(cfg)
     lanes = [diverse_top(group, limit) for group in by_pad.values()]
     kept: list[KernelConfig] = []
     for i in range(limit):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 
 from service.specs.gemm import Layout
 from worker.kernels.config import (
@@ -151,18 +152,27 @@ def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
     channel counts are offered padded to 8. Two kinds: CUTLASS's own non-persistent kernel (one
     consumer warpgroup, one tile per CTA, im2col epilogue) and Kiln's persistent ones, CUTLASS's
     cooperative / ping-pong GEMM kernels running the conv mainloop (templates/conv2d_fprop_sm90.cu.j2)."""
-    prob = cp if cp.c % 8 == 0 else cp.padded(8)
-    align_ab, _, align_c = prob.max_alignment()
-    for cluster in ((1, 1), (2, 1), (1, 2)):
-        common = dict(family=Family.sm90_conv_fprop, dtype=prob.dtype, layout_a=Layout.row, layout_b=Layout.col,
-                      epilogue=prob.epilogue, alignment=(align_ab, align_ab, align_c), cluster=cluster,
-                      pad_c=prob.pad_c)
-        for tm, tn in itertools.product((64, 128), (64, 128, 256)):
-            yield KernelConfig(tile=(tm, tn, 64), **common)
-        for schedule in (Schedule.cooperative, Schedule.pingpong):
-            for tm, tn in itertools.product((64, 128, 256), (64, 128, 256)):
-                yield KernelConfig(tile=(tm, tn, 64), schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
-                                   tile_scheduler=TileScheduler.persistent, **common)
+    for prob in [cp, *_space_to_depth(cp)]:
+        prob = prob if prob.c % 8 == 0 else prob.padded(8)
+        align_ab, _, align_c = prob.max_alignment()
+        base = KernelConfig(family=Family.sm90_conv_fprop, dtype=prob.dtype, layout_a=Layout.row, layout_b=Layout.col,
+                            epilogue=prob.epilogue, tile=(128, 128, 64), alignment=(align_ab, align_ab, align_c),
+                            pad_c=prob.pad_c, s2d=prob.s2d)
+        for cluster, tk in itertools.product(((1, 1), (2, 1), (1, 2)), (16, 32, 64)):
+            for tm, tn in itertools.product((64, 128), (64, 128, 256)):
+                yield replace(base, tile=(tm, tn, tk), cluster=cluster)
+            for schedule in (Schedule.cooperative, Schedule.pingpong):
+                for tm, tn in itertools.product((64, 128, 256), (64, 128, 256)):
+                    yield replace(base, tile=(tm, tn, tk), cluster=cluster, schedule=schedule,
+                                  epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
+
+
+def _space_to_depth(cp: ConvProblem) -> list[ConvProblem]:
+    """The stride-b conv folded space-to-depth (stride 1 over b·b·C channels), where it exists."""
+    b = cp.stride[0]
+    if b > 1 and cp.stride == (b, b) and cp.dilation == (1, 1) and not cp.is_pointwise and (cp.r, cp.s) != (1, 1):
+        return [cp.space_to_depth(b)]
+    return []
 
 
 def sm90_conv_enabled() -> bool:

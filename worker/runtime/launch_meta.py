@@ -93,6 +93,14 @@ def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:
         "pad_channels_to": cfg.pad_c or 1,
         "padding_rule": "zero-pad C of activations and filters up to a multiple of pad_channels_to; "
                         "pass the padded C to the builder",
-        "builder_dims": "n h w c k r s p q pad_h pad_w stride_h stride_w dilation_h dilation_w (c = padded C)",
+        "space_to_depth": cfg.s2d or 1,
+        "space_to_depth_rule": "when > 1 (b), before padding: zero-pad the activation by the conv's padding and "
+                               "up to b*(P+R'-1) x b*(Q+S'-1) with R' = ceil(R/b), S' = ceil(S/b), fold each b x b "
+                               "pixel block into channels (order: row in block, column in block, C); fold the "
+                               "filter alike after zero-extending it to b*R' x b*S' taps; the kernel then runs a "
+                               "stride-1, unpadded R' x S' conv over b*b*C channels with the same P x Q output "
+                               "(worker/runtime/conv_transforms.py)",
+        "builder_dims": "n h w c k r s p q pad_h pad_w stride_h stride_w dilation_h dilation_w of the convolution "
+                        "the kernel runs (after space_to_depth; c = padded C)",
         "iterator": cfg.conv_iterator.value if cfg.is_2x else "tma_im2col",
     }}

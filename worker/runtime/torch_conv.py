@@ -4,10 +4,12 @@
     y = conv(x, weight, bias)          # x: NCHW (channels_last is free), weight: [K, C, R, S]
 
 The kernel computes on NHWC activations and KRSC filters whose channels are zero-padded to what
-its launch contract says (`launch["conv"]["pad_channels_to"]`). This helper does both at the
-boundary: a channels_last NCHW tensor *is* NHWC in memory, so only padding (stem convs with C=3)
-costs a copy; filters are converted once per weight version and cached. The output comes back
-as a channels_last NCHW view of the NHWC result, so chains of convs never transform in between.
+its launch contract says (`launch["conv"]["pad_channels_to"]`), and for a folded stem conv
+first folded space-to-depth (`launch["conv"]["space_to_depth"]`). This helper does both at the
+boundary: a channels_last NCHW tensor *is* NHWC in memory, so only padding or folding (stem
+convs with C=3) costs a copy; filters are converted once per weight version and cached. The
+output comes back as a channels_last NCHW view of the NHWC result, so chains of convs never
+transform in between.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 
-from service.specs.conv2d import output_hw
-from worker.kernels.problem import round_up
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType
+from worker.kernels.conv_problem import ConvProblem
+from worker.runtime import conv_transforms as transforms
 from worker.runtime.launcher import LoadedKernel, PreparedLaunch
 from worker.runtime.torch_gemm import TORCH_DTYPE, KernelInputError, check_tensors
 from worker.runtime.torch_prepare import ShapePrep, raw_stream
@@ -34,6 +37,7 @@ class KilnConv2d:
         self.dtype = TORCH_DTYPE[spec.get("dtype", "f16")]
         self.epilogue = launch["epilogue"]
         self.pad_to = int(launch.get("conv", {}).get("pad_channels_to", 1))
+        self.block = int(launch.get("conv", {}).get("space_to_depth", 1))
         self.as_gemm = bool(launch.get("conv", {}).get("as_gemm"))  # a GEMM kernel serving a 1x1 conv
         self.stride = _pair(spec.get("stride", 1))
         self.padding = _pair(spec.get("padding", 0))
@@ -46,18 +50,25 @@ class KilnConv2d:
         launch = {**meta["launch"], **(result.get("launch") or {})}
         return cls(cubin, launch, result["spec"])
 
-    def padded_channels(self, c: int) -> int:
-        return round_up(c, self.pad_to)
+    def kernel_problem(self, x: torch.Tensor, weight: torch.Tensor) -> ConvProblem:
+        """The convolution the kernel runs on these tensors (folded, padded) as its contract says."""
+        n, c, h, w = x.shape
+        k, _, r, s = weight.shape
+        user = ConvProblem(n, h, w, c, k, r, s, self.stride, self.padding, self.dilation, DType.f16, Epilogue.none)
+        return user.rewritten(self.block if self.block > 1 else 0, self.pad_to if self.pad_to > 1 else 0)
 
-    def to_nhwc(self, x: torch.Tensor) -> torch.Tensor:
-        return to_padded_nhwc(x, self.pad_to)
+    def to_kernel_input(self, x: torch.Tensor, kp: ConvProblem) -> torch.Tensor:
+        p, q = kp.output_hw
+        return transforms.kernel_input(x.permute(0, 2, 3, 1), pad_to=self.pad_to, block=self.block,
+                                       padding=self.padding, out_hw=(p, q), taps=(kp.r, kp.s))
 
     def filters(self, weight: torch.Tensor) -> torch.Tensor:
-        """KCRS → KRSC, padded; cached per weight tensor version (weights rarely change)."""
+        """KCRS → KRSC, folded and padded; cached per weight tensor version (weights rarely change)."""
         key = (weight.data_ptr(), weight._version)
         if key not in self._filters:
             self._filters.clear()
-            self._filters[key] = self.to_nhwc(weight)
+            self._filters[key] = transforms.kernel_filter(weight.permute(0, 2, 3, 1), pad_to=self.pad_to,
+                                                          block=self.block)
         return self._filters[key]
 
     def _check(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
@@ -76,14 +87,6 @@ class KilnConv2d:
         if self.epilogue["residual"] and residual is None:
             raise KernelInputError("this kernel adds a residual: pass residual (N, K, P, Q)")
 
-    def dims(self, x: torch.Tensor, weight: torch.Tensor) -> dict[str, int]:
-        n, c, h, w = x.shape
-        k, _, r, s = weight.shape
-        (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
-        p, q = output_hw(h, w, r, s, self.stride, self.padding, self.dilation)
-        return {"n": n, "h": h, "w": w, "c": self.padded_channels(c), "k": k, "r": r, "s": s, "p": p, "q": q,
-                "pad_h": ph, "pad_w": pw, "stride_h": sh, "stride_w": sw, "dilation_h": dh, "dilation_w": dw}
-
     def prepare(self, dims: dict[str, int], device: torch.device) -> PreparedLaunch:
         """Build params for a shape (one device round trip). Run each shape once before graph capture."""
         shape: dict[str, Any] = (
@@ -94,8 +97,9 @@ class KilnConv2d:
                  residual: torch.Tensor | None = None) -> torch.Tensor:
         """y = epilogue(conv2d(x, weight) + bias [+ residual]), returned as channels_last NCHW."""
         self._check(x, weight, bias, residual)
-        dims = self.dims(x, weight)
-        xs, ws = self.to_nhwc(x), self.filters(weight)
+        kp = self.kernel_problem(x, weight)
+        dims = kp.builder_dims()
+        xs, ws = self.to_kernel_input(x, kp), self.filters(weight)
         out = torch.empty((dims["n"], dims["p"], dims["q"], dims["k"]), dtype=self.dtype, device=x.device)
         res = residual.permute(0, 2, 3, 1).contiguous() if residual is not None else None
         if res is not None and res.shape != out.shape:
@@ -106,17 +110,6 @@ class KilnConv2d:
                                      out.data_ptr(), bias.data_ptr() if bias is not None else 0, ws_ptr))
         self.kernel.launch_args(p, args, raw_stream(x.device.index or 0), ws_ptr)
         return out.permute(0, 3, 1, 2)
-
-
-def to_padded_nhwc(x: torch.Tensor, pad_to: int) -> torch.Tensor:
-    """NCHW (or KCRS) → NHWC (KRSC) with channels zero-padded to a multiple of pad_to; no copy for a
-    channels_last tensor whose channels need no padding."""
-    nhwc = x.permute(0, 2, 3, 1)
-    c = nhwc.shape[-1]
-    cp = round_up(c, pad_to)
-    if cp != c:
-        return F.pad(nhwc, (0, cp - c)).contiguous()
-    return nhwc.contiguous()
 
 
 def _pair(v: Any) -> tuple[int, int]:
