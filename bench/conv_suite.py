@@ -5,7 +5,9 @@
 Per layer: the winner (iterator, tile, channel padding), TFLOP/s, and in the same process cuDNN
 (torch, channels_last, cudnn.benchmark=True) for the conv alone, conv + the epilogue as torch ops
 (what eager users run) and cuDNN's own fused conv+bias+ReLU where torch exposes it; the ratios,
-the candidate funnel and the tuning time. Writes bench/results/conv2d_<gpu>_<date>.json.
+the candidate funnel and the tuning time. Where the winner's contract has the client pad or fold
+the activation (stem convs), that boundary transform is timed too and a ratio including it is
+given. Writes bench/results/conv2d_<gpu>_<date>.json.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 from bench.common import device_provenance, geomean, save_result
 from service.specs.conv2d import Conv2dSpec
 from worker.gpu_step import GpuTuningStep
+from worker.kernels.config import KernelConfig
+from worker.kernels.conv_problem import ConvProblem
 
 
 def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
@@ -35,6 +39,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     def ratio(t: float | None) -> float | None:
         return t / kiln if t and kiln else None
 
+    transform = input_transform_us(spec, out.config)
     statuses: dict[str, int] = {}
     for c in out.candidates:
         statuses[c["status"]] = statuses.get(c["status"], 0) + 1
@@ -46,11 +51,41 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
         "ratio_conv_only_over_kiln": ratio(lib.get("cudnn_conv_only")),
         "ratio_unfused_over_kiln": ratio(lib.get("cudnn+torch")),
         "ratio_fused_over_kiln": ratio(min(fused.values()) if fused else None),
+        "input_transform_us": transform,
+        "ratio_conv_only_over_kiln_with_transform": (lib["cudnn_conv_only"] / (kiln + transform)
+                                                     if transform and kiln and lib.get("cudnn_conv_only") else None),
         "baseline": out.baseline_library, "baseline_us": out.baseline_time_us,
         "candidate_status": statuses, "enumerated": counters.get("generated"), "compiled": counters.get("compiled"),
         "verified": counters.get("verified"), "timed": counters.get("timed"), "tuning_seconds": round(seconds, 1),
         "candidates": out.candidates,
     }
+
+
+def input_transform_us(spec: Conv2dSpec, config: dict[str, Any] | None) -> float | None:
+    """Median time of the client's pad / space-to-depth fold of the activation for this winner
+    (worker/runtime/conv_transforms.py, what KilnConv2d runs per call), rotating inputs larger
+    than the L2; None when its contract asks for neither. BOLT does such transforms once, at the
+    network's boundary (for the stem: the data loader could emit the folded layout)."""
+    if not config:
+        return None
+    cfg = KernelConfig.from_dict(config)
+    if not (cfg.pad_c or cfg.s2d):
+        return None
+    import statistics
+
+    import torch
+
+    from worker.gpu_bench import time_launches
+    from worker.runtime import conv_transforms
+
+    cp = ConvProblem.from_spec(spec)
+    kp = cp.rewritten(cfg.s2d, cfg.pad_c)
+    xs = [torch.randn(cp.n, cp.h, cp.w, cp.c, device="cuda", dtype=torch.half) for _ in range(8)]
+
+    def fold(x: torch.Tensor) -> Any:
+        return lambda: conv_transforms.kernel_input(x, pad_to=kp.pad_c, block=cfg.s2d, padding=cp.padding,
+                                                    out_hw=cp.output_hw, taps=(kp.r, kp.s))
+    return statistics.median(time_launches([fold(x) for x in xs], 100))
 
 
 def main() -> None:
@@ -93,6 +128,10 @@ def main() -> None:
     for key in ("conv_only", "unfused", "fused"):
         g = payload[f"geomean_{key}_over_kiln"]
         print(f"geometric mean cuDNN {key} / Kiln: {g:.3f}" if g else f"no {key} ratios")
+    for r in rows:
+        if r["input_transform_us"]:
+            print(f"{r['name']}: the client's input transform {r['input_transform_us']:.1f} µs; conv alone "
+                  f"{r['ratio_conv_only_over_kiln_with_transform']:.2f}x cuDNN with it")
 
 
 if __name__ == "__main__":
