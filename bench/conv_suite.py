@@ -23,7 +23,7 @@ from bench.common import device_provenance, geomean, save_result
 from service.specs.conv2d import Conv2dSpec
 from worker.gpu_step import GpuTuningStep
 from worker.kernels.config import KernelConfig
-from worker.kernels.conv_problem import ConvProblem
+from worker.step import StepOutcome
 
 
 def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +39,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     def ratio(t: float | None) -> float | None:
         return t / kiln if t and kiln else None
 
-    transform = input_transform_us(spec, out.config)
+    transform = input_transform_us(spec, out)
     statuses: dict[str, int] = {}
     for c in out.candidates:
         statuses[c["status"]] = statuses.get(c["status"], 0) + 1
@@ -61,14 +61,15 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def input_transform_us(spec: Conv2dSpec, config: dict[str, Any] | None) -> float | None:
-    """Median time of the client's pad / space-to-depth fold of the activation for this winner
-    (worker/runtime/conv_transforms.py, what KilnConv2d runs per call), rotating inputs larger
-    than the L2; None when its contract asks for neither. BOLT does such transforms once, at the
-    network's boundary (for the stem: the data loader could emit the folded layout)."""
-    if not config:
+def input_transform_us(spec: Conv2dSpec, out: StepOutcome) -> float | None:
+    """Median time of the client's pad / space-to-depth fold of the activation for this winner,
+    through the client helper itself (KilnConv2d.to_kernel_input: the cubin's own transform kernel
+    for sm90 convs), rotating inputs larger than the L2; None when the winner's contract asks for
+    neither. BOLT does such transforms once, at the network's boundary (for the stem: the data
+    loader could emit the folded layout)."""
+    if not out.config or out.winner_index is None or not out.launch:
         return None
-    cfg = KernelConfig.from_dict(config)
+    cfg = KernelConfig.from_dict(out.config)
     if not (cfg.pad_c or cfg.s2d):
         return None
     import statistics
@@ -76,15 +77,16 @@ def input_transform_us(spec: Conv2dSpec, config: dict[str, Any] | None) -> float
     import torch
 
     from worker.gpu_bench import time_launches
-    from worker.runtime import conv_transforms
+    from worker.runtime.torch_conv import KilnConv2d
 
-    cp = ConvProblem.from_spec(spec)
-    kp = cp.rewritten(cfg.s2d, cfg.pad_c)
-    xs = [torch.randn(cp.n, cp.h, cp.w, cp.c, device="cuda", dtype=torch.half) for _ in range(8)]
+    conv = KilnConv2d(out.kernels[out.winner_index].cubin, out.launch, spec.model_dump(mode="json"))
+    w = torch.empty(spec.k, spec.c, spec.r, spec.s, device="cuda", dtype=torch.half)
+    xs = [torch.randn(spec.n, spec.c, spec.h, spec.w, device="cuda", dtype=torch.half)
+          .contiguous(memory_format=torch.channels_last) for _ in range(8)]
+    kp = conv.kernel_problem(xs[0], w)
 
     def fold(x: torch.Tensor) -> Any:
-        return lambda: conv_transforms.kernel_input(x, pad_to=kp.pad_c, block=cfg.s2d, padding=cp.padding,
-                                                    out_hw=cp.output_hw, taps=(kp.r, kp.s))
+        return lambda: conv.to_kernel_input(x, kp)
     return statistics.median(time_launches([fold(x) for x in xs], 100))
 
 

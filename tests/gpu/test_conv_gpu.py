@@ -266,6 +266,7 @@ def test_space_to_depth_stem_verifies_and_runs_through_the_client_helper(tmp_pat
 
     from worker import gpu_bench
     from worker.gpu_bench_conv import ConvBench
+    from worker.runtime import conv_transforms
     from worker.runtime.torch_conv import KilnConv2d
 
     spec = Conv2dSpec.model_validate({"op": "conv2d", **CASES[0]})
@@ -288,7 +289,19 @@ def test_space_to_depth_stem_verifies_and_runs_through_the_client_helper(tmp_pat
     x = torch.randn(2, 3, 17, 19, device="cuda", dtype=torch.half)
     w = torch.randn(64, 3, 7, 7, device="cuda", dtype=torch.half) * 0.1
     b = torch.randn(64, device="cuda", dtype=torch.half)
+    # the cubin's own fold kernel builds exactly what the torch transforms (verified above) build
+    kp = conv.kernel_problem(x, w)
+    assert conv.kernel.fold_entry is not None
+    want = conv_transforms.kernel_input(x.permute(0, 2, 3, 1), pad_to=8, block=2, padding=(3, 3), out_hw=kp.output_hw,
+                                        taps=(kp.r, kp.s))
+    assert torch.equal(conv.to_kernel_input(x, kp), want)
     y = conv(x, w, b)
     ref = torch.relu(F.conv2d(x.float(), w.float(), b.float(), 2, 3))
     assert y.shape == ref.shape
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+    # the same kernel pads channels only (b = 1), for an unfolded contract
+    plain = KilnConv2d(o.cubin or b"", {**meta, "conv": {**meta["conv"], "space_to_depth": 1}},
+                       spec.model_dump(mode="json"))
+    kp1 = plain.kernel_problem(x, w)
+    assert kp1.kernel_c == 8 and torch.equal(plain.to_kernel_input(x, kp1), conv_transforms.pad_channels(
+        x.permute(0, 2, 3, 1), 8))

@@ -103,4 +103,13 @@ def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:
         "builder_dims": "n h w c k r s p q pad_h pad_w stride_h stride_w dilation_h dilation_w of the convolution "
                         "the kernel runs (after space_to_depth; c = padded C)",
         "iterator": cfg.conv_iterator.value if cfg.is_2x else "tma_im2col",
+        **({"input_transform": {
+            "entry": "kiln_fold_input", "threads": 256, "vector": 8,
+            "args": ["x:ptr", "y:ptr", "n:i32", "h:i32", "w:i32", "c:i32", "ho:i32", "wo:i32", "cp:i32", "b:i32",
+                     "pad_h:i32", "pad_w:i32"],
+            "rule": "the padding and space_to_depth rules in one kernel of this cubin: x = the user's NHWC "
+                    "activation (n, h, w, c), y = the kernel's (n, ho, wo, cp) with cp the padded channels; "
+                    "b = space_to_depth with pad_h/pad_w the conv's padding and ho, wo the kernel's h, w; "
+                    "b = 1 with no padding when only the channels are padded",
+        }} if cfg.family is Family.sm90_conv_fprop else {}),
     }}

@@ -175,7 +175,19 @@ class LoadedKernel:
         self.builder = check(cu.cuModuleGetFunction(self.module, launch["builder"].encode()))
         reduce = launch.get("reduce")
         self.reduce_entry = check(cu.cuModuleGetFunction(self.module, reduce["entry"].encode())) if reduce else None
+        fold = launch.get("conv", {}).get("input_transform")
+        self.fold_entry = check(cu.cuModuleGetFunction(self.module, fold["entry"].encode())) if fold else None
         self._smem_set = 0
+
+    def launch_fold(self, values: dict[str, int], elements: int, stream: int) -> None:
+        """The cubin's own input transform (a conv contract's "input_transform"): one thread per
+        `vector` output elements, a grid-stride loop over at most a few waves of blocks."""
+        fold = self.launch["conv"]["input_transform"]
+        names, kinds = zip(*(a.split(":") for a in fold["args"]), strict=True)
+        args = (tuple(values[n_] for n_ in names), tuple(_CTYPES[t] for t in kinds))
+        threads = int(fold["threads"])
+        blocks = max(1, min(-(-elements // (int(fold["vector"]) * threads)), 65535))
+        check(cu.cuLaunchKernel(self.fold_entry, blocks, 1, 1, threads, 1, 1, 0, stream, args, 0))
 
     def unload(self) -> None:
         cu.cuModuleUnload(self.module)

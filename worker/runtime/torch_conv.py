@@ -58,9 +58,21 @@ class KilnConv2d:
         return user.rewritten(self.block if self.block > 1 else 0, self.pad_to if self.pad_to > 1 else 0)
 
     def to_kernel_input(self, x: torch.Tensor, kp: ConvProblem) -> torch.Tensor:
-        p, q = kp.output_hw
-        return transforms.kernel_input(x.permute(0, 2, 3, 1), pad_to=self.pad_to, block=self.block,
-                                       padding=self.padding, out_hw=(p, q), taps=(kp.r, kp.s))
+        """The activation as the kernel reads it. A channels_last tensor that needs neither padding
+        nor folding is passed as is; otherwise the cubin's own transform kernel (sm90 convs) or
+        torch (2.x convs: channel padding only) builds it."""
+        nhwc = x.permute(0, 2, 3, 1)
+        if (self.block > 1 or kp.pad_c) and self.kernel.fold_entry is not None:
+            src = nhwc.contiguous()
+            y = torch.empty((kp.n, kp.h, kp.w, kp.kernel_c), dtype=x.dtype, device=x.device)
+            n, c, h, w = x.shape
+            pad = self.padding if self.block > 1 else (0, 0)
+            self.kernel.launch_fold({"x": src.data_ptr(), "y": y.data_ptr(), "n": n, "h": h, "w": w, "c": c,
+                                     "ho": kp.h, "wo": kp.w, "cp": kp.kernel_c, "b": max(self.block, 1),
+                                     "pad_h": pad[0], "pad_w": pad[1]}, y.numel(), raw_stream(x.device.index or 0))
+            return y
+        return transforms.kernel_input(nhwc, pad_to=self.pad_to, block=self.block, padding=self.padding,
+                                       out_hw=kp.output_hw, taps=(kp.r, kp.s))
 
     def filters(self, weight: torch.Tensor) -> torch.Tensor:
         """KCRS → KRSC, folded and padded; cached per weight tensor version (weights rarely change)."""
