@@ -104,7 +104,7 @@ def _conv_contract(cfg: KernelConfig) -> dict[str, Any]:
                         "the kernel runs (after space_to_depth; c = padded C)",
         "iterator": cfg.conv_iterator.value if cfg.is_2x else "tma_im2col",
         **({"input_transform": {
-            "entry": "kiln_fold_input", "threads": 256, "vector": 8,
+            "entry": "kiln_fold_input", "threads": 256, "vector": "cp",
             "args": ["x:ptr", "y:ptr", "n:i32", "h:i32", "w:i32", "c:i32", "ho:i32", "wo:i32", "cp:i32", "b:i32",
                      "pad_h:i32", "pad_w:i32"],
             "rule": "the padding and space_to_depth rules in one kernel of this cubin: x = the user's NHWC "

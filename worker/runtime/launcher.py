@@ -181,12 +181,14 @@ class LoadedKernel:
 
     def launch_fold(self, values: dict[str, int], elements: int, stream: int) -> None:
         """The cubin's own input transform (a conv contract's "input_transform"): one thread per
-        `vector` output elements, a grid-stride loop over at most a few waves of blocks."""
+        `vector` output elements (a number, or the name of the argument that holds it), in a
+        grid-stride loop."""
         fold = self.launch["conv"]["input_transform"]
         names, kinds = zip(*(a.split(":") for a in fold["args"]), strict=True)
         args = (tuple(values[n_] for n_ in names), tuple(_CTYPES[t] for t in kinds))
         threads = int(fold["threads"])
-        blocks = max(1, min(-(-elements // (int(fold["vector"]) * threads)), 65535))
+        vector = values[fold["vector"]] if isinstance(fold["vector"], str) else int(fold["vector"])
+        blocks = max(1, min(-(-elements // (vector * threads)), 65535))
         check(cu.cuLaunchKernel(self.fold_entry, blocks, 1, 1, threads, 1, 1, 0, stream, args, 0))
 
     def unload(self) -> None:
