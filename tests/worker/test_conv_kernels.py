@@ -213,3 +213,33 @@ def test_every_family_with_survivors_gets_timed() -> None:
     assert len(kept) == 6 and kept[:5] == sm80_first[:5]
     assert kept[5] == next(c for c in sm80_first if c.family is Family.sm90_conv_fprop)
     assert PC._with_every_family(sm80_first[:3], sm80_first, 3) == sm80_first[:3]  # too few slots to share
+
+
+def test_persistent_conv_render_and_launch_contract() -> None:
+    """Kiln's persistent sm90 convs: CUTLASS's GEMM kernel around the conv mainloop, a tiled TMA
+    epilogue, the builder's persistent-grid arguments, and the cubin's own input transform."""
+    from worker.runtime.launch_meta import launch_meta
+
+    assert template_tokens(SM90)["persistent"] and not template_tokens(SM90_CONV)["persistent"]
+    src = render(FOLDED)
+    assert "KilnConvMainloop" in src and "cutlass::gemm::kernel::GemmUniversal" in src and "kiln_fold_input" in src
+    assert "kiln_fold_input" in render(SM90_CONV)  # every sm90 conv cubin carries the transform
+    assert SM90.variant_name.endswith("_t128x64x64_c1x1_pingpong_s0_a888_bias_relu")
+    assert SM90_CONV.variant_name == "conv2d_fprop_sm90_f16_nhwc_t128x128x64_c1x1_s0_a888_bias_relu"  # names kept
+    with pytest.raises(ValueError):
+        template_tokens(replace(SM90, epilogue_schedule=EpilogueSchedule.nosmem))
+    meta = launch_meta(FOLDED)
+    assert {"sm_count:i32", "raster:i32", "max_swizzle:i32"} <= set(meta["builder_args"])
+    assert meta["conv"]["space_to_depth"] == 2 and meta["conv"]["pad_channels_to"] == 8
+    fold = meta["conv"]["input_transform"]
+    assert fold["entry"] == "kiln_fold_input" and fold["vector"] == "cp" and "b:i32" in fold["args"]
+    assert "input_transform" not in launch_meta(CONV)["conv"]  # 2.x convs: the client pads with torch
+    assert FOLDED.compiled == replace(SM90, tile=(128, 64, 16))  # folding and padding are launch-time
+
+
+@pytest.mark.slow
+def test_compile_a_folded_persistent_conv_with_nvrtc(tmp_path: Path) -> None:
+    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([FOLDED], target_arch="sm_90a")[0]
+    assert out.ok, out.error + out.log[-2000:]
+    for symbol in (b"kiln_conv2d_fprop", b"kiln_build_params", b"kiln_fold_input"):
+        assert symbol in out.cubin
