@@ -59,6 +59,7 @@ CASES = [
      replace(C90, schedule=Schedule.pingpong, tile_scheduler=TileScheduler.streamk), BIG, H),
     (P.sm80_stages_for_k, C80, replace(C80, stages=6), GemmProblem.from_spec(GemmSpec(m=4096, n=4096, k=64)), H),
     (P.swizzle_matches_grid, C80, replace(C80, swizzle=1), BIG, H),
+    (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
 ]
 
 
@@ -240,3 +241,17 @@ def test_a_pipeline_of_three_stages_ranks_below_a_deeper_one() -> None:
     deep = replace(C90, tile=(128, 128, 128), schedule=Schedule.pingpong, cluster=(1, 2))
     assert P.sm90_pipeline_stages(deep, H) == 3 and P.sm90_pipeline_stages(replace(deep, tile=(128, 128, 64)), H) == 6
     assert P.estimated_cost(replace(deep, tile=(128, 128, 64)), qkv, H) < P.estimated_cost(deep, qkv, H)
+
+
+def test_a_wide_epilogue_subtile_is_offered_where_stores_bound_the_kernel() -> None:
+    """Pointwise convs (M = N·P·Q outputs from K = 64) are store-bound; the suite's GEMMs are not."""
+    from worker.kernels.render import UnsupportedConfig, render
+
+    pointwise = GemmProblem.from_spec(GemmSpec(m=100352, n=64, k=64, epilogue="bias_relu"))
+    wide = replace(C90, epilogue_tile_n=64)
+    assert P.store_bound(pointwise, H) and P.wide_epilogue_for_stores(wide, pointwise, H) is None
+    assert not any(P.store_bound(p, H) for p in (BIG, SMALL, DECODE))
+    assert wide.compiled != C90.compiled and "_tma64_" in wide.name
+    assert "EpilogueTileAuto" in render(C90) and "Shape<_" in render(wide) and "_64>, ElementAcc" in render(wide)
+    with pytest.raises(UnsupportedConfig):
+        render(replace(wide, tile=(128, 96, 64)))  # 64 does not divide N = 96

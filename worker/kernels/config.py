@@ -81,6 +81,7 @@ class KernelConfig:
     epilogue_schedule: EpilogueSchedule = EpilogueSchedule.none
     tile_scheduler: TileScheduler = TileScheduler.none
     swap_ab: bool = False  # compute D^T = B·A^T: a skinny M rides on wgmma's N (tile is in that frame)
+    epilogue_tile_n: int = 0  # TMA epilogue subtile width (0: CUTLASS's EpilogueTileAuto, 32 for fp16)
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -122,6 +123,7 @@ class KernelConfig:
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))
             sched = f"_{self.schedule.value}" if self.schedule is not Schedule.none else ""
+            sched += f"_e{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
             return f"conv2d_fprop_sm90_{d}_nhwc_t{tile}_c{cl}{sched}_s{self.stages}_{align}_{self.epilogue.value}"
         if self.family is Family.sm80_conv_fprop:
             warp = "x".join(map(str, self.warp))
@@ -130,7 +132,8 @@ class KernelConfig:
         cl = "x".join(map(str, self.cluster))
         swap = "_swab" if self.swap_ab else ""
         par = "_skp" if self.split_k_mode == "parallel" else ""
-        return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}_"
+        epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
+        return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 
     @property

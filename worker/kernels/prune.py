@@ -26,8 +26,9 @@ def _tiles(cfg: KernelConfig, p: GemmProblem) -> int:
 def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     if cfg.epilogue_schedule is EpilogueSchedule.nosmem:
         return 0
-    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D.
-    sub = 64 * 32 * ELEMENT_BYTES * 2
+    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D;
+    # a wider subtile (epilogue_tile_n) grows it in proportion.
+    sub = 64 * 32 * ELEMENT_BYTES * 2 * max(1, cfg.epilogue_tile_n // 32)
     return sub * (2 if cfg.epilogue.parts.residual else 1) + 1024
 
 
@@ -192,6 +193,23 @@ def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | Non
     return None
 
 
+def wide_epilogue_for_stores(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """A 64-wide TMA-epilogue subtile only for store-bound problems: memory-bound with the output
+    at least a third of the traffic (the pointwise convs: N·P·Q x 64..512 outputs from K = 64..256, whose every
+    candidate streamed ~1.9 TB/s against cuDNN's ~2.4). On compute-bound one-wave GEMMs it moved
+    every winner by ±1% (session 6, gemm_pairs_h200_20261129_epitile.json)."""
+    if not cfg.epilogue_tile_n:
+        return None
+    return None if store_bound(p, hw) else "a wider epilogue subtile only pays when stores bound the kernel"
+
+
+def store_bound(p: GemmProblem, hw: Hardware) -> bool:
+    compute = 2 * p.m * p.n * p.k * p.batch / (PEAK_FLOPS_PER_SM * hw.sm_count)
+    out_bytes = ELEMENT_BYTES * p.m * p.n * p.batch
+    in_bytes = ELEMENT_BYTES * (p.m * p.k + p.n * p.k) * p.batch
+    return 2 * out_bytes >= in_bytes and (out_bytes + in_bytes) / DRAM_BYTES_PER_S > compute
+
+
 def epilogue_supported(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """One source operand in 2.x and no-smem epilogues: a bias and a residual together need EVT."""
     parts = cfg.epilogue.parts
@@ -229,7 +247,7 @@ RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, streamk_for_tails,
-    pingpong_without_streamk, cluster_useful, sm80_stages_for_k, swizzle_matches_grid,
+    pingpong_without_streamk, cluster_useful, wide_epilogue_for_stores, sm80_stages_for_k, swizzle_matches_grid,
 ]
 
 
@@ -297,6 +315,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         wide = cfg.tile[1] >= 64 and min(p.m, p.n) >= 128
         if cfg.epilogue_schedule is EpilogueSchedule.tma:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
+        if cfg.epilogue_tile_n:
+            cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
@@ -310,6 +330,9 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
 # 4-7% slower than with a 64-deep one (6 stages) on all four; tiles whose 128-deep K tile still
 # fits 4 stages (64x128, 128x64) were within ±3% either way.
 SHALLOW_PIPELINE_STAGES = 4
+# Not yet measured (session 7 adds the knob for store-bound problems): ranks the wide-subtile twin
+# just ahead of CUTLASS's automatic one, so both are timed.
+WIDE_EPILOGUE_COST = 0.99
 SHALLOW_PIPELINE_COST = 1.06
 
 

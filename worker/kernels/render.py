@@ -122,7 +122,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if persistent:
             if cfg.schedule not in SCHEDULE or cfg.epilogue_schedule is not EpilogueSchedule.tma:
                 raise UnsupportedConfig("persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue")
-            tokens.update(schedule_type=SCHEDULE[cfg.schedule],
+            tokens.update(schedule_type=SCHEDULE[cfg.schedule], epilogue_tile=epilogue_tile(cfg),
                           epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)])
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
@@ -134,6 +134,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
             tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
+            epilogue_tile=epilogue_tile(cfg),
         )
         if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
                                                or cfg.tile_scheduler is not TileScheduler.persistent):
@@ -141,6 +142,18 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
+
+
+def epilogue_tile(cfg: KernelConfig) -> str:
+    """CUTLASS's automatic TMA-epilogue subtile (64x32 for fp16), or one `epilogue_tile_n` wide:
+    half as many smem round trips and TMA stores per tile, for problems whose output is most of
+    their traffic. Rows as CUTLASS requires: 128 for cooperative kernels, 64 for ping-pong."""
+    if not cfg.epilogue_tile_n:
+        return "cutlass::epilogue::collective::EpilogueTileAuto"
+    if cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n:
+        raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
+    rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
+    return f"Shape<_{int(rows)}, _{int(cfg.epilogue_tile_n)}>"
 
 
 def render(cfg: KernelConfig) -> str:

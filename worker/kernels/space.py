@@ -100,12 +100,22 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                         elif epi is EpilogueSchedule.nosmem:
                             splits = (("none", 1), ("parallel", 2))  # the slice count is a launch argument
                         for mode, split_k in splits:
-                            yield KernelConfig(
+                            cfg = KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                                 epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
                                 split_k_mode=mode, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
+                            yield cfg
+                            if wide_epilogue_possible(cfg):
+                                yield replace(cfg, epilogue_tile_n=64)
+
+
+def wide_epilogue_possible(cfg: KernelConfig) -> bool:
+    """A 64-wide TMA-epilogue subtile twin (rule wide_epilogue_for_stores keeps it only where
+    stores bound the kernel): persistent TMA-epilogue kernels whose tile N it divides."""
+    return (cfg.epilogue_schedule is EpilogueSchedule.tma and cfg.tile_scheduler is TileScheduler.persistent
+            and not cfg.swap_ab and cfg.split_k == 1 and cfg.tile[1] % 64 == 0)
 
 
 SPACES = {
@@ -163,8 +173,11 @@ def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
                 yield replace(base, tile=(tm, tn, tk), cluster=cluster)
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for tm, tn in itertools.product((64, 128, 256), (64, 128, 256)):
-                    yield replace(base, tile=(tm, tn, tk), cluster=cluster, schedule=schedule,
+                    cfg = replace(base, tile=(tm, tn, tk), cluster=cluster, schedule=schedule,
                                   epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
+                    yield cfg
+                    if wide_epilogue_possible(cfg):
+                        yield replace(cfg, epilogue_tile_n=64)
 
 
 def _space_to_depth(cp: ConvProblem) -> list[ConvProblem]:
