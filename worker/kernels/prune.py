@@ -330,8 +330,11 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
 # 4-7% slower than with a 64-deep one (6 stages) on all four; tiles whose 128-deep K tile still
 # fits 4 stages (64x128, 128x64) were within ±3% either way.
 SHALLOW_PIPELINE_STAGES = 4
-# Not yet measured (session 7 adds the knob for store-bound problems): ranks the wide-subtile twin
-# just ahead of CUTLASS's automatic one, so both are timed.
+# Measured on the H200 (bench/results/conv2d_h200_20261130_session7_h_wide_epilogue.json, the four
+# store-bound conv layers): the wide-subtile kernels won all four, 1-4% ahead of the automatic
+# subtile's best in the run before (res2.1x1a 13.07 vs 13.33 µs, res2.1x1b 24.05 vs 25.17, res3.down
+# 19.84 vs 20.7, res3.1x1b 16.83 vs 16.96): the store path is not what holds these layers at
+# ~2 TB/s. Ranked just ahead of their automatic twins.
 WIDE_EPILOGUE_COST = 0.99
 SHALLOW_PIPELINE_COST = 1.06
 
