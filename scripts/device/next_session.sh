@@ -8,11 +8,14 @@
 #     (+14%), as in session 6's notes;
 #  3. every GPU test on a just-started machine (the adaptive settle was tested on a warm one).
 # Recipe: compile on the GPU host's 16 cores (`kiln compile --file .devcarry/conv_problems.json`,
-# whose entries need "op": "conv2d"), source scripts/device/prelude.sh; the whole compile cache is
-# too large to come back through $OUT, so a cold run recompiles (~3 min for the conv suite).
+# whose entries need "op": "conv2d"), source scripts/device/prelude.sh. The whole compile cache
+# (~200 cubins) is over the 16 MiB a returned file may be and the 64 MiB the working tree may be:
+# call `return_new_cache` (prelude.sh) to bring back only what the run compiled, in 15 MB parts,
+# and carry a cache of just what the next run needs.
 set -u
 source scripts/device/prelude.sh
 timeout 280 python3 -m service.cli.main compile --file .devcarry/conv_problems.json --arch sm_90a --limit 8 --jobs 16 \
   > $OUT/compile.log 2>&1; echo "compile rc=$?"
+return_new_cache
 timeout 150 python3 -m bench.conv_suite --suite .devcarry/suite.json --limit 8 --out $OUT/conv2d.json > $OUT/conv2d.log 2>&1
 echo "conv rc=$?"; grep -v '^{' $OUT/conv2d.log | tail -20 | cut -c1-160

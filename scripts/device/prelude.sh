@@ -5,3 +5,12 @@ export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 KILN_GIT_COMMIT=$(cat .devca
 mkdir -p .fleet-data
 [ -f .devcarry/cache.txz ] && python3 -c "import tarfile; tarfile.open('.devcarry/cache.txz').extractall('.fleet-data')"
 ls .fleet-data/compile-cache | wc -l
+# return_new_cache: what this run compiled (compile-cache entries newer than the extraction above),
+# xz'd and split into 15 MB parts under $OUT (files come back at most 16 MiB each, 8 in all).
+# Here: `cat cache-new.txz.part* | tar xJf - -C .fleet-data`, then re-tar what the next run needs.
+touch .fleet-data/.extracted
+return_new_cache() {
+  (cd .fleet-data && find compile-cache -newer .extracted -type f ! -path '*/pch/*' ! -path '*/locks/*' ! -name '*.tmp' ! -name '*.lock' -print0 \
+    | tar --null -T - -cf - | xz -T0 -6 | split -b 15M - "$OUT/cache-new.txz.part")
+  ls -la "$OUT"/cache-new.txz.part* 2>/dev/null | awk '{print $5, $9}'
+}

@@ -54,7 +54,8 @@ class KilnConv2d:
         """The convolution the kernel runs on these tensors (folded, padded) as its contract says."""
         n, c, h, w = x.shape
         k, _, r, s = weight.shape
-        user = ConvProblem(n, h, w, c, k, r, s, self.stride, self.padding, self.dilation, DType.f16, Epilogue.none)
+        user = ConvProblem(n, h, w, c, k, r, s, self.stride, self.padding, self.dilation,
+                           DType(self.spec.get("dtype", "f16")), Epilogue.none)
         return user.rewritten(self.block if self.block > 1 else 0, self.pad_to if self.pad_to > 1 else 0)
 
     def to_kernel_input(self, x: torch.Tensor, kp: ConvProblem) -> torch.Tensor:
