@@ -19,6 +19,7 @@ from worker.kernels.space import full_space
 WHITELIST = (set(R.ELEMENT.values()) | set(R.LAYOUT.values()) | set(R.ACTIVATION_FN.values()) | set(R.SCHEDULE.values())
              | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | {""})
 SAFE_WORD = re.compile(r"^[a-z_0-9]+$")
+EPILOGUE_SHAPE = re.compile(r"^Shape<_(64|128), _(16|32|64|128|256)>$")
 
 specs = st.builds(
     GemmSpec,
@@ -39,6 +40,8 @@ def _check_tokens(tokens: dict) -> None:
             assert all(isinstance(v, int) and 0 < v <= 256 for v in value), key
         elif key in ("name", "generator_version", "activation", "schedule", "epilogue_schedule", "tile_scheduler"):
             assert SAFE_WORD.match(value), (key, value)
+        elif key == "epilogue_tile":  # CUTLASS's automatic subtile, or a CuTe shape made of config integers
+            assert value == R.EPILOGUE_TILE_AUTO or EPILOGUE_SHAPE.match(value), (key, value)
         else:
             assert value in WHITELIST, (key, value)
 

@@ -144,12 +144,15 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
     return tokens
 
 
+EPILOGUE_TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"
+
+
 def epilogue_tile(cfg: KernelConfig) -> str:
     """CUTLASS's automatic TMA-epilogue subtile (64x32 for fp16), or one `epilogue_tile_n` wide:
     half as many smem round trips and TMA stores per tile, for problems whose output is most of
     their traffic. Rows as CUTLASS requires: 128 for cooperative kernels, 64 for ping-pong."""
     if not cfg.epilogue_tile_n:
-        return "cutlass::epilogue::collective::EpilogueTileAuto"
+        return EPILOGUE_TILE_AUTO
     if cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n:
         raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
     rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
