@@ -118,11 +118,14 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
     elif cfg.family is Family.sm90_conv_fprop:
         persistent = cfg.schedule is not Schedule.none
-        tokens.update(cluster=[int(v) for v in cfg.cluster], persistent=persistent, schedule=cfg.schedule.value)
+        tokens.update(cluster=[int(v) for v in cfg.cluster], persistent=persistent, schedule=cfg.schedule.value,
+                      epilogue_tile=epilogue_tile(cfg),
+                      # CUTLASS's own conv kernel: one consumer warpgroup, so ping-pong's epilogue schedule
+                      epilogue_schedule_type=EPILOGUE_SCHEDULE[(Schedule.pingpong, EpilogueSchedule.tma)])
         if persistent:
             if cfg.schedule not in SCHEDULE or cfg.epilogue_schedule is not EpilogueSchedule.tma:
                 raise UnsupportedConfig("persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue")
-            tokens.update(schedule_type=SCHEDULE[cfg.schedule], epilogue_tile=epilogue_tile(cfg),
+            tokens.update(schedule_type=SCHEDULE[cfg.schedule],
                           epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)])
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:

@@ -184,8 +184,7 @@ class LoadedKernel:
         `vector` output elements (a number, or the name of the argument that holds it), in a
         grid-stride loop."""
         fold = self.launch["conv"]["input_transform"]
-        names, kinds = zip(*(a.split(":") for a in fold["args"]), strict=True)
-        args = (tuple(values[n_] for n_ in names), tuple(_CTYPES[t] for t in kinds))
+        args = _kernel_args(fold["args"], values)
         threads = int(fold["threads"])
         vector = values[fold["vector"]] if isinstance(fold["vector"], str) else int(fold["vector"])
         blocks = max(1, min(-(-elements // (vector * threads)), 65535))
@@ -204,8 +203,7 @@ class LoadedKernel:
                   "raster": {"heuristic": 0, "along_m": 1, "along_n": 2}[rt.get("raster", "heuristic")],
                   "max_swizzle": rt.get("max_swizzle", 1), "params_out": scratch, "meta_out": scratch + 32768,
                   **SENTINELS}
-        names, kinds = zip(*(a.split(":") for a in self.launch["builder_args"]), strict=True)
-        args = (tuple(values[n_] for n_ in names), tuple(_CTYPES[t] for t in kinds))
+        args = _kernel_args(self.launch["builder_args"], values)
         meta_len = self.launch["meta_len"]
         check(cu.cuMemsetD8Async(scratch, 0, 32768 + 8 * meta_len, stream))
         check(cu.cuLaunchKernel(self.builder, 1, 1, 1, 1, 1, 1, 0, stream, args, 0))
@@ -317,6 +315,12 @@ class PackedArgs:
         offset = prepared.reduce[0] if prepared is not None and prepared.reduce is not None else 0
         argv = (ctypes.c_void_p * 2)(base, base + offset)
         return cls(holder, argv, ctypes.addressof(argv), ctypes.addressof(argv) + ctypes.sizeof(ctypes.c_void_p) if offset else 0)
+
+
+def _kernel_args(spec: list[str], values: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """cuLaunchKernel's (values, ctypes) for a contract's argument list ("name:i32", "name:ptr"...)."""
+    names, kinds = zip(*(a.split(":") for a in spec), strict=True)
+    return tuple(values[n] for n in names), tuple(_CTYPES[t] for t in kinds)
 
 
 def _find_slots(params: bytes, skip: set[range]) -> dict[str, list[tuple[int, int]]]:

@@ -56,7 +56,7 @@ class KilnConv2d:
         k, _, r, s = weight.shape
         user = ConvProblem(n, h, w, c, k, r, s, self.stride, self.padding, self.dilation,
                            DType(self.spec.get("dtype", "f16")), Epilogue.none)
-        return user.rewritten(self.block if self.block > 1 else 0, self.pad_to if self.pad_to > 1 else 0)
+        return user.rewritten(self.block, self.pad_to)  # the contract's 1 means none, as 0 does here
 
     def to_kernel_input(self, x: torch.Tensor, kp: ConvProblem) -> torch.Tensor:
         """The activation as the kernel reads it. A channels_last tensor that needs neither padding
@@ -69,7 +69,7 @@ class KilnConv2d:
             n, c, h, w = x.shape
             pad = self.padding if self.block > 1 else (0, 0)
             self.kernel.launch_fold({"x": src.data_ptr(), "y": y.data_ptr(), "n": n, "h": h, "w": w, "c": c,
-                                     "ho": kp.h, "wo": kp.w, "cp": kp.kernel_c, "b": max(self.block, 1),
+                                     "ho": kp.h, "wo": kp.w, "cp": kp.kernel_c, "b": self.block,
                                      "pad_h": pad[0], "pad_w": pad[1]}, y.numel(), raw_stream(x.device.index or 0))
             return y
         return transforms.kernel_input(nhwc, pad_to=self.pad_to, block=self.block, padding=self.padding,
