@@ -1,13 +1,13 @@
 """`python -m bench.kernel_profile`: one launch of a stored winner and one of the library, for ncu.
 
-    ncu --profile-from-start off --clock-control none --section SpeedOfLight … \\
+    ncu --nvtx --nvtx-include kiln_profile/ --clock-control none --section SpeedOfLight … \\
         python -m bench.kernel_profile --result bench/results/conv2d_….json --only r50.res2.1x1a
 
 Event timing says *that* Kiln trails cuDNN/cuBLAS on a problem, not *why*. This replays, for each
 named problem of a stored suite result, the winning kernel (compiled from its recorded config) and
 the library's own call on the same full-size operands, each warmed up first and then launched
-exactly once between cudaProfilerStart/Stop, so a profiler started with `--profile-from-start off`
-sees two kernels per problem (plus any the library adds: a layout conversion, a split-K reduction),
+exactly once inside the NVTX range `kiln_profile`, so a profiler run with
+`--nvtx --nvtx-include kiln_profile/` sees two kernels per problem (plus any the library adds: a layout conversion, a split-K reduction),
 and nothing of the warm-up, verification or cuDNN's algorithm search. A device-to-device copy of
 the problem's input and output bytes runs in the same window: the memory roofline a streaming
 kernel of that size can reach.
@@ -94,15 +94,15 @@ def main() -> None:
     for row in rows:
         make = conv_launchers if "spec" in row else gemm_launchers  # conv rows carry their spec
         launch = make(row, cubins)
-        for _ in range(20):  # warm-up: cuDNN's algorithm search, params built, clocks up
+        for _ in range(3):  # warm-up: cuDNN's algorithm search, params built (each launch is slow under ncu)
             for fn in launch.values():
                 fn()
         torch.cuda.synchronize()
-        torch.cuda.cudart().cudaProfilerStart()
+        torch.cuda.nvtx.range_push("kiln_profile")
         for fn in launch.values():
             fn()
         torch.cuda.synchronize()
-        torch.cuda.cudart().cudaProfilerStop()
+        torch.cuda.nvtx.range_pop()
         order.append(row["name"])
         print(json.dumps({"profiled": row["name"], "kernels_in_order": list(launch)}), flush=True)
     print(json.dumps({"order": order}))
