@@ -31,13 +31,15 @@ from worker.runtime.launch_meta import launch_meta
 from worker.runtime.torch_conv import KilnConv2d
 from worker.runtime.torch_gemm import TORCH_DTYPE, KilnGemm
 
+
 def compile_winners(rows: list[dict[str, Any]]) -> dict[str, bytes]:
     """Every winner's cubin by config name, compiled in one parallel batch (or from the cache)."""
     cache = Path(os.environ.get("KILN_DATA_DIR", ".kiln-data")) / "compile-cache"
     configs = {KernelConfig.from_dict(r["winner"]) for r in rows}
     cubins: dict[str, bytes] = {}
-    for o in Compiler(cache, jobs=os.cpu_count() or 1).compile_all(sorted(configs, key=lambda c: c.name),
-                                                                    target_arch="sm_90a"):
+    for o in Compiler(cache, jobs=os.cpu_count() or 1).compile_all(
+        sorted(configs, key=lambda c: c.name), target_arch="sm_90a"
+    ):
         if not o.ok:
             raise RuntimeError(f"{o.config.name}: {o.error}")
         cubins[o.config.compiled.name] = o.cubin or b""
@@ -50,23 +52,30 @@ def conv_launchers(row: dict[str, Any], cubins: dict[str, bytes]) -> dict[str, A
     cfg = KernelConfig.from_dict(row["winner"])
     meta = launch_meta(cfg, conv_as_gemm=not cfg.is_conv)
     kiln = KilnConv2d(cubins[cfg.compiled.name], meta, spec.model_dump(mode="json"))
-    x = torch.randn(spec.n, spec.c, spec.h, spec.w, device="cuda", dtype=torch.half).to(memory_format=torch.channels_last)
+    x = torch.randn(spec.n, spec.c, spec.h, spec.w, device="cuda", dtype=torch.half).to(
+        memory_format=torch.channels_last
+    )
     w = (torch.randn(spec.k, spec.c, spec.r, spec.s, device="cuda", dtype=torch.half) * 0.1).to(
-        memory_format=torch.channels_last)
+        memory_format=torch.channels_last
+    )
     b = torch.randn(spec.k, device="cuda", dtype=torch.half)
     parts = spec.epilogue.parts
     bias = b if parts.bias else None
     y = kiln(x, w, bias)
     src = torch.empty(x.numel() + y.numel(), device="cuda", dtype=torch.half)
     dst = torch.empty_like(src)
-    return {"kiln": lambda: kiln(x, w, bias),
-            "library": lambda: F.conv2d(x, w, None, spec.stride, spec.padding, spec.dilation),
-            "copy_in_plus_out_bytes": lambda: dst.copy_(src)}
+    return {
+        "kiln": lambda: kiln(x, w, bias),
+        "library": lambda: F.conv2d(x, w, None, spec.stride, spec.padding, spec.dilation),
+        "copy_in_plus_out_bytes": lambda: dst.copy_(src),
+    }
 
 
 def gemm_launchers(row: dict[str, Any], cubins: dict[str, bytes]) -> dict[str, Any]:
     """The winner through KilnGemm and cuBLAS (F.linear alone: the GEMM's own kernel)."""
-    spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row.get("dtype", "f16"), epilogue=row["epilogue"])
+    spec = GemmSpec(
+        m=row["m"], n=row["n"], k=row["k"], dtype=row.get("dtype", "f16"), epilogue=row["epilogue"]
+    )
     cfg = KernelConfig.from_dict(row["winner"])
     kiln = KilnGemm(cubins[cfg.compiled.name], launch_meta(cfg), spec.model_dump(mode="json"))
     dt = TORCH_DTYPE[spec.dtype.value]
@@ -77,18 +86,27 @@ def gemm_launchers(row: dict[str, Any], cubins: dict[str, bytes]) -> dict[str, A
     y = kiln(x, w, bias)
     src = torch.empty(x.numel() + w.numel() + y.numel(), device="cuda", dtype=dt)
     dst = torch.empty_like(src)
-    return {"kiln": lambda: kiln(x, w, bias), "library": lambda: F.linear(x, w),
-            "copy_in_plus_out_bytes": lambda: dst.copy_(src)}
+    return {
+        "kiln": lambda: kiln(x, w, bias),
+        "library": lambda: F.linear(x, w),
+        "copy_in_plus_out_bytes": lambda: dst.copy_(src),
+    }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--result", type=Path, action="append", required=True, help="a conv2d or gemm suite result JSON")
+    p.add_argument(
+        "--result", type=Path, action="append", required=True, help="a conv2d or gemm suite result JSON"
+    )
     p.add_argument("--only", nargs="*", default=None)
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
-    rows = [row for path in args.result for row in (lambda d: d.get("layers") or d.get("shapes") or [])(
-        json.loads(path.read_text())) if not args.only or row["name"] in args.only]
+    rows = [
+        row
+        for path in args.result
+        for row in (lambda d: d.get("layers") or d.get("shapes") or [])(json.loads(path.read_text()))
+        if not args.only or row["name"] in args.only
+    ]
     cubins = compile_winners(rows)
     order: list[str] = []
     for row in rows:
