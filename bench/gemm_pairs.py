@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -34,25 +33,16 @@ SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
     "bert-large.ffn2": (4096, 1024, 4096, "bias"),
     "square.1024": (1024, 1024, 1024, "none"),
 }
-TILES = [
-    ((128, 192, 64), Schedule.cooperative),
-    ((128, 128, 64), Schedule.cooperative),
-    ((128, 128, 128), Schedule.pingpong),
-    ((64, 128, 128), Schedule.pingpong),
-]
+TILES = [((128, 192, 64), Schedule.cooperative), ((128, 128, 64), Schedule.cooperative),
+         ((128, 128, 128), Schedule.pingpong), ((64, 128, 128), Schedule.pingpong)]
 PAIRINGS = list(itertools.product((EpilogueSchedule.tma, EpilogueSchedule.nosmem), ((1, 1), (1, 2))))
 
 
 DECODE = {"decode.m128": (128, 4096, 11008, "none")}
 # cuBLAS's decode.m128 kernel (nvjet 128x64, K tile 64, 1x2 cluster, split-K): the same tile under
 # each cluster, epilogue schedule and tile scheduler (stream-K's split counts come at launch time).
-DECODE_GRID = list(
-    itertools.product(
-        (EpilogueSchedule.nosmem, EpilogueSchedule.tma),
-        ((1, 1), (1, 2)),
-        (TileScheduler.persistent, TileScheduler.streamk),
-    )
-)
+DECODE_GRID = list(itertools.product((EpilogueSchedule.nosmem, EpilogueSchedule.tma), ((1, 1), (1, 2)),
+                                     (TileScheduler.persistent, TileScheduler.streamk)))
 
 
 def _legal(configs: list[KernelConfig], problem: GemmProblem) -> list[KernelConfig]:
@@ -66,57 +56,25 @@ def decode_grid() -> list[KernelConfig]:
 
     m, n, k, _ = DECODE["decode.m128"]
     problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k))
-    configs = [
-        KernelConfig(
-            Family.sm90_tma,
-            DType.f16,
-            Layout.row,
-            Layout.col,
-            Epilogue.none,
-            (128, 64, 64),
-            schedule=Schedule.cooperative,
-            epilogue_schedule=es,
-            cluster=cluster,
-            tile_scheduler=ts,
-        )
-        for es, cluster, ts in DECODE_GRID
-    ]
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 64, 64),
+                            schedule=Schedule.cooperative, epilogue_schedule=es, cluster=cluster, tile_scheduler=ts)
+               for es, cluster, ts in DECODE_GRID]
     return expand_runtime_variants(_legal(configs, problem), problem, hardware_for("sm_90a", 132))
 
 
-KTILE = {
-    "square.1024": (1024, 1024, 1024, "none"),
-    "bert-base.attn_out": (4096, 768, 768, "none"),
-    "bert-base.qkv": (4096, 2304, 768, "none"),
-    "bert-large.attn_out": (4096, 1024, 1024, "none"),
-}
+KTILE = {"square.1024": (1024, 1024, 1024, "none"), "bert-base.attn_out": (4096, 768, 768, "none"),
+         "bert-base.qkv": (4096, 2304, 768, "none"), "bert-large.attn_out": (4096, 1024, 1024, "none")}
 # One-wave shapes run 8-12 K iterations: does a 64-deep K tile (cuBLAS's on square.1024: 128x64,
 # K 64 x 8 stages) fill the pipeline sooner than the 128-deep one the ranking prefers? Each tile
 # under both depths, TMA epilogue, 1x2 cluster.
-KTILE_TILES = [
-    ((64, 128), Schedule.pingpong),
-    ((128, 64), Schedule.cooperative),
-    ((128, 64), Schedule.pingpong),
-    ((128, 128), Schedule.pingpong),
-]
+KTILE_TILES = [((64, 128), Schedule.pingpong), ((128, 64), Schedule.cooperative), ((128, 64), Schedule.pingpong),
+               ((128, 128), Schedule.pingpong)]
 
 
 def ktile_grid() -> list[KernelConfig]:
-    configs = [
-        KernelConfig(
-            Family.sm90_tma,
-            DType.f16,
-            Layout.row,
-            Layout.col,
-            Epilogue.none,
-            (*mn, tk),
-            schedule=sched,
-            epilogue_schedule=EpilogueSchedule.tma,
-            cluster=(1, 2),
-            tile_scheduler=TileScheduler.persistent,
-        )
-        for (mn, sched), tk in itertools.product(KTILE_TILES, (64, 128))
-    ]
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (*mn, tk), schedule=sched,
+                            epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent)
+               for (mn, sched), tk in itertools.product(KTILE_TILES, (64, 128))]
     return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=1024)))
 
 
@@ -124,106 +82,55 @@ def ktile_grid() -> list[KernelConfig]:
 # linear in K splits into a fixed part (launch, pipeline fill, epilogue, tail) and a per-K-step
 # part (the mainloop's rate); a gap that stays flat in µs as K grows is fixed cost.
 # (Rows say "sweep", not "shape": their K is not the suite shape's, so `kiln bench fit` skips them.)
-KSWEEP = {
-    "square.1024": ((1024, 1024), (64, 128, 128), Schedule.pingpong),
-    "bert-base.attn_out": ((4096, 768), (128, 192, 64), Schedule.cooperative),
-}
+KSWEEP = {"square.1024": ((1024, 1024), (64, 128, 128), Schedule.pingpong),
+          "bert-base.attn_out": ((4096, 768), (128, 192, 64), Schedule.cooperative)}
 KSWEEP_K = (256, 512, 1024, 2048, 4096)
 
 
 def ksweep_grid(tile: tuple[int, int, int], schedule: Schedule) -> list[KernelConfig]:
-    return [
-        KernelConfig(
-            Family.sm90_tma,
-            DType.f16,
-            Layout.row,
-            Layout.col,
-            Epilogue.none,
-            tile,
-            schedule=schedule,
-            epilogue_schedule=EpilogueSchedule.tma,
-            cluster=(1, 2),
-            tile_scheduler=TileScheduler.persistent,
-        )
-    ]
+    return [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, schedule=schedule,
+                         epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent)]
 
 
-# Where the bias costs: each problem's winning config with and without its bias epilogue. Run once
-# as rendered by default (bias loaded into registers) and once with KILN_BIAS_VIA_SMEM=1 (CUTLASS's
-# per-tile global -> shared copy and barrier); the bias-free twins are the same cubin in both runs.
-BIAS = {
-    "r50.res3.1x1b.gemm": (25088, 512, 128, "bias", (256, 128, 64), Schedule.cooperative, (1, 2)),
-    "r50.res2.1x1a.gemm": (100352, 64, 64, "bias_relu", (256, 64, 64), Schedule.pingpong, (2, 1)),
-    "r50.res4.1x1b.gemm": (6272, 1024, 256, "bias", (128, 128, 64), Schedule.pingpong, (1, 2)),
-    "bert-base.ffn2": (4096, 768, 3072, "bias", (128, 192, 64), Schedule.cooperative, (1, 2)),
-    "bert-base.ffn1": (4096, 3072, 768, "bias_gelu", (128, 128, 64), Schedule.pingpong, (1, 2)),
-}
+# Where the bias costs: each problem's winning config with and without its bias epilogue. (Session 8
+# ran it twice: CUTLASS's bias broadcast, a per-tile global -> shared copy and barrier, against a
+# register-only version of it, which was slower: bench/results/gemm_pairs_h200_20261130_bias.json.)
+BIAS = {"r50.res3.1x1b.gemm": (25088, 512, 128, "bias", (256, 128, 64), Schedule.cooperative, (1, 2)),
+        "r50.res2.1x1a.gemm": (100352, 64, 64, "bias_relu", (256, 64, 64), Schedule.pingpong, (2, 1)),
+        "r50.res4.1x1b.gemm": (6272, 1024, 256, "bias", (128, 128, 64), Schedule.pingpong, (1, 2)),
+        "bert-base.ffn2": (4096, 768, 3072, "bias", (128, 192, 64), Schedule.cooperative, (1, 2)),
+        "bert-base.ffn1": (4096, 3072, 768, "bias_gelu", (128, 128, 64), Schedule.pingpong, (1, 2)),
+        # and two one-wave suite winners (no bias), for launch-side A/B runs of the same cubins
+        "square.1024": (1024, 1024, 1024, "none", (64, 128, 128), Schedule.pingpong, (1, 2)),
+        "bert-base.attn_out": (4096, 768, 768, "none", (128, 192, 64), Schedule.cooperative, (1, 2))}
 
 
-def bias_grid(
-    epilogue: str, tile: tuple[int, int, int], schedule: Schedule, cluster: tuple[int, int]
-) -> list[KernelConfig]:
+def bias_grid(epilogue: str, tile: tuple[int, int, int], schedule: Schedule,
+              cluster: tuple[int, int]) -> list[KernelConfig]:
     without_bias = epilogue.removeprefix("bias_") if epilogue.startswith("bias_") else "none"
-    return [
-        KernelConfig(
-            Family.sm90_tma,
-            DType.f16,
-            Layout.row,
-            Layout.col,
-            Epilogue(e),
-            tile,
-            schedule=schedule,
-            epilogue_schedule=EpilogueSchedule.tma,
-            cluster=cluster,
-            tile_scheduler=TileScheduler.persistent,
-        )
-        for e in dict.fromkeys((epilogue, without_bias, "none"))
-    ]
+    return [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(e), tile, schedule=schedule,
+                         epilogue_schedule=EpilogueSchedule.tma, cluster=cluster, tile_scheduler=TileScheduler.persistent)
+            for e in dict.fromkeys((epilogue, without_bias, "none"))]
 
 
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
-    configs = [
-        KernelConfig(
-            Family.sm90_tma,
-            DType.f16,
-            Layout.row,
-            Layout.col,
-            Epilogue(epilogue),
-            tile,
-            schedule=sched,
-            epilogue_schedule=es,
-            cluster=cluster,
-            tile_scheduler=TileScheduler.persistent,
-        )
-        for (tile, sched), (es, cluster) in itertools.product(TILES, PAIRINGS)
-    ]
-    return _legal(
-        configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue)))
-    )
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
+                            epilogue_schedule=es, cluster=cluster, tile_scheduler=TileScheduler.persistent)
+               for (tile, sched), (es, cluster) in itertools.product(TILES, PAIRINGS)]
+    return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue))))
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", nargs="*", default=None)
     p.add_argument("--out", type=Path, default=None)
-    p.add_argument(
-        "--decode",
-        action="store_true",
-        help="decode.m128 under cuBLAS's own tile, every cluster/"
-        "epilogue/scheduler pairing, instead of the mid-size shapes",
-    )
-    p.add_argument(
-        "--ktile", action="store_true", help="one-wave shapes, each tile with a 64- and a 128-deep K tile"
-    )
-    p.add_argument(
-        "--bias", action="store_true", help="winning configs with and without their bias (see BIAS)"
-    )
-    p.add_argument(
-        "--ksweep",
-        action="store_true",
-        help="one-wave shapes' winning tiles and cuBLAS over growing K: fixed cost against mainloop rate",
-    )
+    p.add_argument("--decode", action="store_true", help="decode.m128 under cuBLAS's own tile, every cluster/"
+                   "epilogue/scheduler pairing, instead of the mid-size shapes")
+    p.add_argument("--ktile", action="store_true", help="one-wave shapes, each tile with a 64- and a 128-deep K tile")
+    p.add_argument("--bias", action="store_true", help="winning configs with and without their bias (see BIAS)")
+    p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
+                   "fixed cost against mainloop rate")
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
 
@@ -234,89 +141,46 @@ def main() -> None:
         if args.ksweep:
             for name, ((m, n), tile, sched) in KSWEEP.items():
                 for k in KSWEEP_K:
-                    out = step.tune_configs(
-                        GemmSpec(m=m, n=n, k=k), ksweep_grid(tile, sched), "sm_90a", lambda **_: None
-                    )
+                    out = step.tune_configs(GemmSpec(m=m, n=n, k=k), ksweep_grid(tile, sched), "sm_90a", lambda **_: None)
                     best = min((c["time_us"] for c in out.candidates if c.get("time_us")), default=None)
-                    rows.append(
-                        {
-                            "sweep": name,
-                            "m": m,
-                            "n": n,
-                            "k": k,
-                            "tile": list(tile),
-                            "time_us": best,
-                            "library": out.baseline_library,
-                            "library_us": out.baseline_time_us,
-                        }
-                    )
-                    print(
-                        f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
-                        flush=True,
-                    )
+                    rows.append({"sweep": name, "m": m, "n": n, "k": k, "tile": list(tile), "time_us": best,
+                                 "library": out.baseline_library, "library_us": out.baseline_time_us})
+                    print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
+                          flush=True)
             tiles |= {t for _, t, _ in KSWEEP.values()}
-        for name, (m, n, k, epilogue, tile, sched, cluster) in BIAS.items() if args.bias else {}.items():
+        if args.bias:  # every config compiled in one parallel batch first: each tune call below hits the cache
+            step.compiler.compile_all([c for name, (_, _, _, e, t, s, cl) in BIAS.items() for c in bias_grid(e, t, s, cl)
+                                       if not args.only or name in args.only], target_arch="sm_90a")
+        for name, (m, n, k, epilogue, tile, sched, cluster) in (BIAS.items() if args.bias else {}.items()):
             if args.only and name not in args.only:
                 continue
-            configs = bias_grid(epilogue, tile, sched, cluster)
             tiles.add(tile)
-            for cfg in configs:  # each epilogue is its own problem (the library's reference differs)
-                out = step.tune_configs(
-                    GemmSpec(m=m, n=n, k=k, epilogue=cfg.epilogue), [cfg], "sm_90a", lambda **_: None
-                )
+            for cfg in bias_grid(epilogue, tile, sched, cluster):  # each its own problem: the library's differs
+                out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=cfg.epilogue), [cfg], "sm_90a",
+                                        lambda **_: None)
                 [c] = out.candidates
-                rows.append(
-                    {
-                        "shape": name,
-                        "name": c["name"],
-                        "status": c["status"],
-                        "time_us": c.get("time_us"),
-                        "bias_in_registers": os.environ.get("KILN_BIAS_VIA_SMEM") != "1",
-                        "library": out.baseline_library,
-                        "library_us": out.baseline_time_us,
-                    }
-                )
-                print(
-                    f"{name:20s} {c['name']:70s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
-                    f"library {out.baseline_time_us or 0:7.2f} µs",
-                    flush=True,
-                )
-        for name, (m, n, k, epilogue) in (
-            {} if args.ksweep or args.bias else DECODE if args.decode else KTILE if args.ktile else SHAPES
-        ).items():
+                rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
+                             "library": out.baseline_library, "library_us": out.baseline_time_us})
+                print(f"{name:20s} {c['name']:70s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
+                      f"library {out.baseline_time_us or 0:7.2f} µs", flush=True)
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.bias else DECODE if args.decode else KTILE if args.ktile
+                                          else SHAPES).items():
             if args.only and name not in args.only:
                 continue
             configs = decode_grid() if args.decode else ktile_grid() if args.ktile else grid(epilogue)
             tiles |= {c.tile for c in configs}
-            out = step.tune_configs(
-                GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None
-            )
+            out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us
             for c in sorted(out.candidates, key=lambda c: c.get("time_us") or float("inf")):
-                rows.append(
-                    {
-                        "shape": name,
-                        "name": c["name"],
-                        "status": c["status"],
-                        "time_us": c.get("time_us"),
-                        "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None,
-                        "library": out.baseline_library,
-                        "library_us": lib,
-                    }
-                )
-                print(
-                    f"{name:20s} {c['name']:70s} {c['status']:14s} {c.get('time_us') or 0:7.1f} µs  "
-                    f"{(lib or 0) / (c.get('time_us') or 1):5.2f}×",
-                    flush=True,
-                )
+                rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
+                             "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None,
+                             "library": out.baseline_library, "library_us": lib})
+                print(f"{name:20s} {c['name']:70s} {c['status']:14s} {c.get('time_us') or 0:7.1f} µs  "
+                      f"{(lib or 0) / (c.get('time_us') or 1):5.2f}×", flush=True)
     finally:
         step.close()
-    payload = {
-        **device_provenance(step.device()),
-        "benchmark": "gemm_pairs",
-        "tiles": [list(t) for t in sorted(tiles)],
-        "rows": rows,
-    }
+    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "tiles": [list(t) for t in sorted(tiles)],
+               "rows": rows}
     print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, args.out))}))
 
 

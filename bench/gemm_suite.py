@@ -1,6 +1,7 @@
 """`kiln bench gemm`: tune every GEMM of the suite through the worker's own tuning step.
 
     python -m bench.gemm_suite --suite ../shared/bench/suite.json [--only NAME ...] [--limit 8]
+    python -m bench.gemm_suite --replay bench/results/gemm_….json   # re-time those winners only
 
 For each shape: the winner's config, TFLOP/s, the best library path (cuBLAS GEMM + torch ops,
 and cuBLASLt's fused epilogues where torch exposes them) measured in the same process, the
@@ -8,6 +9,10 @@ ratio, the candidate funnel and the tuning time (cold; warm for the first shape:
 hot), and the names of the kernels cuBLAS itself ran for the plain GEMM (from torch.profiler:
 their tile, cluster and split-K are what a Kiln winner is up against). Writes
 bench/results/gemm_<gpu>_<date>.json and prints a table last.
+
+`--replay` skips the search: each shape runs exactly the winner a stored result names (verified,
+then timed against the library in the same process). It answers "what did a runtime or template
+change do to the kernels we ship", in minutes instead of a full re-tune's compile budget.
 """
 
 from __future__ import annotations
@@ -23,18 +28,22 @@ from typing import Any
 from bench.common import device_provenance, geomean, save_result
 from service.specs import GemmSpec
 from worker.gpu_step import GpuTuningStep
+from worker.kernels.config import KernelConfig
 
 
 def _ratio(library_us: float | None, kiln_us: float | None) -> float | None:
     return library_us / kiln_us if library_us and kiln_us else None
 
 
-def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
+def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | None = None) -> dict[str, Any]:
     spec = GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
                     epilogue=entry.get("epilogue", "none"))
     counters: dict[str, Any] = {}
     t0 = time.monotonic()
-    out = step.tune(spec, "sm_90a", lambda **kw: counters.update(kw))
+    if replay is not None:
+        out = step.tune_configs(spec, [replay], "sm_90a", lambda **kw: counters.update(kw))
+    else:
+        out = step.tune(spec, "sm_90a", lambda **kw: counters.update(kw))
     seconds = time.monotonic() - t0
     ratio = out.baseline_time_us / out.kernel_time_us if out.kernel_time_us and out.baseline_time_us else None
     statuses: dict[str, int] = {}
@@ -81,6 +90,8 @@ def main() -> None:
     p.add_argument("--limit", type=int, default=8, help="compiled variants per shape")
     p.add_argument("--warm", type=int, default=1, help="re-tune this many shapes with the compile cache hot")
     p.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    p.add_argument("--replay", type=Path, default=None,
+                   help="a stored gemm result: re-time each shape's winner instead of searching")
     p.add_argument("--twins", action="store_true",
                    help="also tune each epilogue shape without its epilogue: the cost of fusing it")
     args = p.parse_args()
@@ -88,15 +99,22 @@ def main() -> None:
     if args.only:
         suite = [g for g in suite if g["name"] in args.only]
     step = GpuTuningStep(0, limit=args.limit, jobs=os.cpu_count())
+    winners = ({r["name"]: KernelConfig.from_dict(r["winner"]) for r in json.loads(args.replay.read_text())["shapes"]}
+               if args.replay else {})
+    if winners:  # one parallel compile batch (each shape's tune call then hits the cache)
+        suite = [g for g in suite if g["name"] in winners]
+        step.compiler.compile_all([winners[g["name"]] for g in suite], target_arch="sm_90a")
     rows = []
     for i, entry in enumerate(suite):
-        row = tune_one(step, entry)
-        if i < args.warm:
+        row = tune_one(step, entry, winners.get(entry["name"]))
+        if args.replay:
+            row["replayed_from"] = str(args.replay)
+        elif i < args.warm:
             t0 = time.monotonic()
             step.tune(GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
                                epilogue=entry.get("epilogue", "none")), "sm_90a", lambda **kw: None)
             row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
-        if args.twins and row["epilogue"] != "none":
+        if args.twins and row["epilogue"] != "none" and not args.replay:
             twin = tune_one(step, {**entry, "epilogue": "none"})
             row["twin_no_epilogue_us"] = twin["kiln_us"]
             row["twin_no_epilogue_winner"] = twin["winner_name"]

@@ -294,3 +294,28 @@ def test_parallel_split_k_kernels_match_torch_for_every_slice_count(tmp_path_fac
     if epilogue == "bias_gelu":
         ref = torch.nn.functional.gelu(ref, approximate="tanh")
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+@pytest.mark.parametrize("path", ["driver", "cuda-python"])
+def test_dependent_launch_chain_reads_each_previous_result(kernel, monkeypatch, path) -> None:  # type: ignore[no-untyped-def]
+    """Programmatic dependent launch lets each kernel start while the previous one drains; it must
+    still read the previous kernel's finished output. A chain of kernels, each taking the last
+    one's result as its input (a torch op in the middle of the chain too), launched back to back
+    with no synchronization, checked link by link."""
+    import torch
+
+    from worker.runtime import driver_launch
+
+    monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
+    assert kernel.kernel.dependent_launch  # an sm90 GEMM: its contract allows it
+    x, w, b = _operands(2048, 1024, 1024)
+    w = w * 0.03
+    outs = [x]
+    for i in range(12):
+        y = kernel(outs[-1], w, b)
+        outs.append(y * 0.5 if i == 5 else y)  # a torch kernel between two Kiln kernels
+    torch.cuda.synchronize()
+    for i in range(12):
+        ref = _ref(outs[i], w, b)
+        got = outs[i + 1] * 2 if i == 5 else outs[i + 1]
+        assert float((got.float() - ref).norm() / ref.norm()) < 2e-3, f"link {i}"

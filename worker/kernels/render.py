@@ -7,7 +7,6 @@ what was substituted so tests can check it against the whitelists.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -67,12 +66,8 @@ CONV_ITERATOR = {
     ConvIterator.fixed_channels: "kFixedChannels",
     ConvIterator.few_channels: "kFewChannels",
 }
-TEMPLATE_FILE = {
-    Family.sm80_tensorop: "gemm_sm80.cu.j2",
-    Family.sm90_tma: "gemm_sm90.cu.j2",
-    Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2",
-    Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2",
-}
+TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2",
+                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2", Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2"}
 
 
 class UnsupportedConfig(ValueError):
@@ -81,19 +76,18 @@ class UnsupportedConfig(ValueError):
 
 @lru_cache
 def _env() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), undefined=StrictUndefined,
+                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
-# The sm90 TMA epilogues load the per-column bias straight into registers
-# (templates/row_bias_registers.cuh.j2) instead of CUTLASS's per-tile global -> shared copy and
-# barrier. KILN_BIAS_VIA_SMEM=1 renders CUTLASS's own, for side-by-side timing (bench.gemm_pairs).
-BIAS_IN_REGISTERS = os.environ.get("KILN_BIAS_VIA_SMEM") != "1"
+def waits_on_prior_grid(cfg: KernelConfig) -> bool:
+    """CUTLASS's persistent sm90 kernels (every sm90 GEMM, Kiln's persistent convs) built with grid
+    dependency control: the producer waits on the stream's previous grid (griddepcontrol.wait)
+    before its first global access, and the last tile hints the next kernel to launch. Such a
+    kernel may be launched with programmatic stream serialization, so its launch and prologue
+    overlap the previous kernel's tail. CUTLASS's own sm90 conv kernel and the 2.x kernels have no
+    such wait: they must never be launched that way."""
+    return cfg.family is Family.sm90_tma or (cfg.family is Family.sm90_conv_fprop and cfg.schedule is not Schedule.none)
 
 
 def activation_of(epilogue: Epilogue) -> Activation:
@@ -120,19 +114,13 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "align_b": int(cfg.alignment[1]),
         "align_c": int(cfg.alignment[2]),
         "stages": int(cfg.stages),
-        "bias_in_registers": BIAS_IN_REGISTERS,
+        "programmatic_dependent_launch": waits_on_prior_grid(cfg),
     }
     if cfg.is_2x:
         if parts.bias and parts.residual:
-            raise UnsupportedConfig(
-                f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)"
-            )
-        tokens.update(
-            warp=[int(v) for v in cfg.warp],
-            instruction=[int(v) for v in cfg.instruction],
-            swizzle=int(cfg.swizzle),
-            bias_as_source=parts.bias,
-        )
+            raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
+        tokens.update(warp=[int(v) for v in cfg.warp], instruction=[int(v) for v in cfg.instruction],
+                      swizzle=int(cfg.swizzle), bias_as_source=parts.bias)
         if cfg.split_k_mode == "parallel":
             raise UnsupportedConfig("parallel split-K is generated for sm90 kernels only")
         if cfg.family is Family.sm80_conv_fprop:
@@ -141,45 +129,30 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
     elif cfg.family is Family.sm90_conv_fprop:
         persistent = cfg.schedule is not Schedule.none
-        tokens.update(
-            cluster=[int(v) for v in cfg.cluster],
-            persistent=persistent,
-            schedule=cfg.schedule.value,
-            epilogue_tile=epilogue_tile(cfg),
-            # CUTLASS's own conv kernel: one consumer warpgroup, so ping-pong's epilogue schedule
-            epilogue_schedule_type=EPILOGUE_SCHEDULE[(Schedule.pingpong, EpilogueSchedule.tma)],
-        )
+        tokens.update(cluster=[int(v) for v in cfg.cluster], persistent=persistent, schedule=cfg.schedule.value,
+                      epilogue_tile=epilogue_tile(cfg),
+                      # CUTLASS's own conv kernel: one consumer warpgroup, so ping-pong's epilogue schedule
+                      epilogue_schedule_type=EPILOGUE_SCHEDULE[(Schedule.pingpong, EpilogueSchedule.tma)])
         if persistent:
             if cfg.schedule not in SCHEDULE or cfg.epilogue_schedule is not EpilogueSchedule.tma:
-                raise UnsupportedConfig(
-                    "persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue"
-                )
-            tokens.update(
-                schedule_type=SCHEDULE[cfg.schedule],
-                epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)],
-            )
+                raise UnsupportedConfig("persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue")
+            tokens.update(schedule_type=SCHEDULE[cfg.schedule],
+                          epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)])
     else:
         if cfg.epilogue_schedule is EpilogueSchedule.nosmem and parts.bias and parts.residual:
             raise UnsupportedConfig("the no-smem epilogue cannot fuse a bias and a residual")
         tokens.update(
             cluster=[int(v) for v in cfg.cluster],
-            schedule=cfg.schedule.value,
-            schedule_type=SCHEDULE[cfg.schedule],
+            schedule=cfg.schedule.value, schedule_type=SCHEDULE[cfg.schedule],
             epilogue_schedule=cfg.epilogue_schedule.value,
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
-            tile_scheduler=cfg.tile_scheduler.value,
-            tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
-            swap_ab=bool(cfg.swap_ab),
-            parallel_split=cfg.split_k_mode == "parallel",
+            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
+            swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             epilogue_tile=epilogue_tile(cfg),
         )
-        if cfg.split_k_mode == "parallel" and (
-            cfg.epilogue_schedule is not EpilogueSchedule.nosmem
-            or cfg.tile_scheduler is not TileScheduler.persistent
-        ):
-            raise UnsupportedConfig(
-                "parallel split-K is generated with the no-smem epilogue and the persistent scheduler"
-            )
+        if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
+                                               or cfg.tile_scheduler is not TileScheduler.persistent):
+            raise UnsupportedConfig("parallel split-K is generated with the no-smem epilogue and the persistent scheduler")
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens

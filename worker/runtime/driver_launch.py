@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
 
 
 class CUlaunchAttribute(ctypes.Structure):
@@ -49,18 +50,25 @@ def _driver() -> Any:
 
 
 class DriverLaunch:
-    """One prepared shape's launch: the config struct (and its cluster attribute) kept alive here."""
+    """One prepared shape's launch: the config struct (and its attributes) kept alive here."""
 
     def __init__(self, function: int, grid: tuple[int, int, int], threads: int, smem: int,
-                 cluster: tuple[int, int] | None) -> None:
+                 cluster: tuple[int, int] | None, dependent_launch: bool = False) -> None:
         self.function = function
-        self.attr = CUlaunchAttribute()
+        self.attrs = (CUlaunchAttribute * 2)()
         self.config = CUlaunchConfig(grid[0], grid[1], grid[2], threads, 1, 1, smem, None, None, 0)
+        n = 0
         if cluster is not None:
-            self.attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            self.attr.value[0], self.attr.value[1], self.attr.value[2] = cluster[0], cluster[1], 1
-            self.config.attrs = ctypes.pointer(self.attr)
-            self.config.numAttrs = 1
+            self.attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            self.attrs[n].value[0], self.attrs[n].value[1], self.attrs[n].value[2] = cluster[0], cluster[1], 1
+            n += 1
+        if dependent_launch:  # programmaticStreamSerializationAllowed: the union's first int
+            self.attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+            self.attrs[n].value[0] = 1
+            n += 1
+        if n:
+            self.config.attrs = ctypes.cast(self.attrs, ctypes.POINTER(CUlaunchAttribute))
+            self.config.numAttrs = n
         self._ref = ctypes.byref(self.config)
         self._launch = _driver()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from worker.kernels.config import Family, KernelConfig
-from worker.kernels.render import activation_of, tma_operands
+from worker.kernels.render import activation_of, tma_operands, waits_on_prior_grid
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
                "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14, "tma": 16,
@@ -52,6 +52,11 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
         "workspace": "meta[workspace] bytes, zeroed before each launch, then meta[scratch] bytes (not zeroed)",
         "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop),
+        "programmatic_dependent_launch": waits_on_prior_grid(cfg),
+        "programmatic_dependent_launch_rule": "when true the entry may be launched with CU_LAUNCH_ATTRIBUTE_"
+                                              "PROGRAMMATIC_STREAM_SERIALIZATION = 1: it waits on the previous grid "
+                                              "before touching global memory, and its launch overlaps that grid's "
+                                              "tail; never when false",
         "family": cfg.family.value,
         "dtype": cfg.dtype.value,
         "layout_a": cfg.layout_a.value,

@@ -11,6 +11,7 @@ No device round trip per call.
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,10 @@ from typing import Any
 from cuda.bindings import driver as cu
 
 from worker.runtime import driver_launch
+
+# Programmatic dependent launch for kernels whose contract allows it (read once, not per call);
+# KILN_PDL=0 turns it off everywhere: a profiler or graph tool that mishandles it, or an A/B timing.
+PDL_ALLOWED = os.environ.get("KILN_PDL", "1") != "0"
 
 SENTINEL_BASE = 0x0000_5A00_0000_0000
 SENTINEL_SPAN = 1 << 36  # 64 GiB between sentinels: room for derived pointers (workspace regions)
@@ -178,6 +183,10 @@ class LoadedKernel:
         fold = launch.get("conv", {}).get("input_transform")
         self.fold_entry = check(cu.cuModuleGetFunction(self.module, fold["entry"].encode())) if fold else None
         self._smem_set = 0
+        # Programmatic dependent launch (the contract's "programmatic_dependent_launch"): this
+        # kernel may be scheduled while the stream's previous kernel drains; it waits on that grid
+        # (griddepcontrol.wait) before touching global memory.
+        self.dependent_launch = bool(launch.get("programmatic_dependent_launch")) and PDL_ALLOWED
 
     def launch_fold(self, values: dict[str, int], elements: int, stream: int) -> None:
         """The cubin's own input transform (a conv contract's "input_transform"): one thread per
@@ -251,7 +260,8 @@ class LoadedKernel:
         if driver_launch.ENABLED:
             if prepared.driver is None:
                 prepared.driver = driver_launch.DriverLaunch(
-                    int(self.entry), prepared.grid, prepared.threads, prepared.smem, self._cluster(prepared))
+                    int(self.entry), prepared.grid, prepared.threads, prepared.smem, self._cluster(prepared),
+                    self.dependent_launch)
             result = prepared.driver(stream, args.address)
             if result:
                 check(cu.CUresult(result))
@@ -286,15 +296,20 @@ class LoadedKernel:
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
         cfg.sharedMemBytes = prepared.smem
+        attrs = []
         cluster = self._cluster(prepared)
         if cluster is not None:
             attr = cu.CUlaunchAttribute()
             attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
             attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
-            cfg.attrs = [attr]
-            cfg.numAttrs = 1
-        else:
-            cfg.numAttrs = 0
+            attrs.append(attr)
+        if self.dependent_launch:
+            attr = cu.CUlaunchAttribute()
+            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+            attr.value.programmaticStreamSerializationAllowed = 1
+            attrs.append(attr)
+        cfg.attrs = attrs
+        cfg.numAttrs = len(attrs)
         return cfg
 
 
