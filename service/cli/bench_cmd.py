@@ -1,4 +1,4 @@
-"""`kiln bench gemm|pairs|fit|profile|conv2d|compile|load|fleet|overhead`: the benchmarks under bench/, with their own flags."""
+"""`kiln bench gemm|pairs|fit|profile|chain|conv2d|compile|load|fleet|overhead`: the benchmarks under bench/, with their own flags."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import sys
 
 MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": "bench.compile_bench",
            "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead",
-           "pairs": "bench.gemm_pairs", "fit": "bench.ranking_fit", "profile": "bench.kernel_profile"}
+           "pairs": "bench.gemm_pairs", "fit": "bench.ranking_fit", "profile": "bench.kernel_profile",
+           "chain": "bench.launch_chain"}
 
 
 def add(sub: argparse._SubParsersAction) -> None:

@@ -85,3 +85,16 @@ def test_space_to_depth_operands_compute_the_same_convolution(h: int, w: int, r:
     user = torch.nn.functional.conv2d(o.x_nchw().float(), o.w_kcrs().float(), None, block, pad)
     assert folded.shape == user.shape
     torch.testing.assert_close(folded, user, rtol=1e-3, atol=1e-3)
+
+
+def test_settle_waits_for_a_window_of_agreeing_rounds() -> None:
+    """Back-to-back rounds that agree are not steady while the timing still drifts across the
+    window (a cold H200 timed 328 then 346 µs right after two agreeing rounds)."""
+    from worker.gpu_bench import steady
+
+    drifting = [(0.05 * i, 330.0 * (1 + 0.004 * i)) for i in range(12)]  # 0.4% a round, 4% over 0.55 s
+    assert not steady(drifting, drifting[-1][0])
+    flat = [(0.05 * i, 330.0 + (0.5 if i % 2 else 0.0)) for i in range(12)]
+    assert steady(flat, flat[-1][0])
+    assert not steady(flat[:5], flat[4][0])  # 0.2 s of rounds: the window is not full yet
+    assert not steady([], 0.0)
