@@ -287,6 +287,12 @@ SETTLE_SECONDS = 0.5
 SETTLE_MAX_SECONDS = 5.0
 SETTLE_AGREEMENT = 0.01
 SETTLE_WINDOW_SECONDS = 0.5
+# The first settle in a process (a just-started GPU, in the worst case): a cold H200 first sped up
+# over ~0.5 s (sessions 6, 7: 344/330, 349/334 µs) and, after a few seconds of load, slowed ~5%
+# (session 8, twice: 328/346, 326/341 µs, right after 0.5-5 s of settling). So the first plan
+# keeps it busy longer and wants a 2 s window of agreeing rounds.
+FIRST_SETTLE = {"seconds": 8.0, "max_seconds": 20.0, "window": 2.0}
+_settled_once = False
 
 
 def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float = SETTLE_MAX_SECONDS) -> None:
@@ -298,7 +304,14 @@ def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float =
     round. So: `seconds` of launches, then short timed rounds (the same sleep-then-events pattern
     as the measurement) until every round of the last SETTLE_WINDOW_SECONDS (at least three) lies
     within SETTLE_AGREEMENT of each other, or `max_seconds` have passed. Once per plan: ~1 s on a
-    warm GPU, up to 5 s on a cold one."""
+    warm GPU, up to 5 s on a cold one; the first in a process longer (FIRST_SETTLE)."""
+    global _settled_once
+    window = SETTLE_WINDOW_SECONDS
+    if not _settled_once:
+        _settled_once = True
+        seconds = max(seconds, FIRST_SETTLE["seconds"])
+        max_seconds = max(max_seconds, FIRST_SETTLE["max_seconds"])
+        window = FIRST_SETTLE["window"]
     start = time.monotonic()
     while time.monotonic() < start + seconds:
         for f in fns:
@@ -307,7 +320,7 @@ def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float =
     rounds: list[tuple[float, float]] = []  # (when it ended, its median)
     while time.monotonic() < start + max_seconds:
         rounds.append((time.monotonic(), statistics.median(time_launches(fns, 30))))
-        if steady(rounds, rounds[-1][0]):
+        if steady(rounds, rounds[-1][0], window):
             return
 
 

@@ -28,11 +28,15 @@ CUTLASS_CONV = replace(PERSISTENT_CONV, schedule=Schedule.none, epilogue_schedul
                        tile_scheduler=TileScheduler.none)
 
 
+STREAM_K = replace(SM90_GEMM, schedule=Schedule.cooperative, tile_scheduler=TileScheduler.streamk)
+
+
 @pytest.mark.parametrize(("cfg", "waits"), [(SM90_GEMM, True), (PERSISTENT_CONV, True), (SM80_GEMM, False),
-                                            (CUTLASS_CONV, False)])
+                                            (CUTLASS_CONV, False), (STREAM_K, False)])
 def test_only_kernels_that_wait_on_the_prior_grid_allow_dependent_launch(cfg: KernelConfig, waits: bool) -> None:
     """CUTLASS's own sm90 conv kernel and the 2.x kernels never call griddepcontrol.wait: launched
-    early they could read an input the previous kernel is still writing."""
+    early they could read an input the previous kernel is still writing. Stream-K kernels do not
+    compile with it (CUTLASS 4.2; the H200 run that found it: session8_e.sh)."""
     assert waits_on_prior_grid(cfg) is waits
     assert launch_meta(cfg)["programmatic_dependent_launch"] is waits
     assert ("#define CUTLASS_ENABLE_GDC_FOR_SM90 1" in render(cfg)) is waits
@@ -73,3 +77,14 @@ def test_ctypes_launch_config_carries_both_attributes(monkeypatch: pytest.Monkey
     assert only_pdl.config.numAttrs == 1 and only_pdl.config.attrs[0].id == 6
     neither = driver_launch.DriverLaunch(1, (2, 66, 1), 384, 0, None)
     assert neither.config.numAttrs == 0 and not ctypes.cast(neither.config.attrs, ctypes.c_void_p).value
+
+
+@pytest.mark.slow
+def test_stream_k_kernel_compiles_without_grid_dependency_control(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The variant that failed to compile on the H200 host once every sm90 GEMM had the define."""
+    from worker.kernels.compiler import Compiler
+
+    cfg = replace(STREAM_K, epilogue=Epilogue.bias_relu, tile=(128, 64, 128))
+    assert cfg.name == "sm90_f16_rc_t128x64x128_c1x2_cooperative_tma_streamk_a888_bias_relu"
+    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([cfg], target_arch="sm_90a")[0]
+    assert out.ok, out.error + out.log[-2000:]

@@ -86,7 +86,11 @@ def waits_on_prior_grid(cfg: KernelConfig) -> bool:
     before its first global access, and the last tile hints the next kernel to launch. Such a
     kernel may be launched with programmatic stream serialization, so its launch and prologue
     overlap the previous kernel's tail. CUTLASS's own sm90 conv kernel and the 2.x kernels have no
-    such wait: they must never be launched that way."""
+    such wait: they must never be launched that way. Nor stream-K kernels: CUTLASS 4.2's stream-K
+    scheduler does not compile with grid dependency control (its const `is_last_tile`, which only
+    that path calls, binds a member to a non-const reference)."""
+    if cfg.tile_scheduler is TileScheduler.streamk:
+        return False
     return cfg.family is Family.sm90_tma or (cfg.family is Family.sm90_conv_fprop and cfg.schedule is not Schedule.none)
 
 
