@@ -3,6 +3,8 @@
 # with Nsight Compute (session8_b.sh), measured the bias's cost (session8_c.sh) and added
 # programmatic dependent launch (session8_d.sh: A/B, conv suite, GEMM winners re-timed, GPU tests).
 # What a next session should measure once its code lands:
+#  0. First, on the just-started machine: scripts/device/session8_f.sh (the timing-stability test
+#     with the 8-20 s first settle; never run: session 8's device time was spent).
 #  1. The same-config gap to nvjet (res3.1x1b 15.1 vs 12.5 µs, square.1024 8.0 vs 7.1 under ncu):
 #     profile deeper than run B's sections (source counters / SASS of both kernels:
 #     `ncu --set full --import-source yes` on `python -m bench.kernel_profile --only r50.res3.1x1b`),
