@@ -32,6 +32,15 @@ from worker.runtime.torch_conv import KilnConv2d
 from worker.runtime.torch_gemm import TORCH_DTYPE, KilnGemm
 
 
+def stored_rows(results: list[Path], only: list[str] | None) -> list[dict[str, Any]]:
+    """The named problems' rows from stored suite results (conv layers or GEMM shapes), in file order."""
+    rows: list[dict[str, Any]] = []
+    for path in results:
+        data = json.loads(path.read_text())
+        rows += [row for row in data.get("layers") or data.get("shapes") or [] if not only or row["name"] in only]
+    return rows
+
+
 def compile_winners(rows: list[dict[str, Any]]) -> dict[str, bytes]:
     """Every winner's cubin by config name, compiled in one parallel batch (or from the cache)."""
     cache = Path(os.environ.get("KILN_DATA_DIR", ".kiln-data")) / "compile-cache"
@@ -101,12 +110,7 @@ def main() -> None:
     p.add_argument("--only", nargs="*", default=None)
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
-    rows = [
-        row
-        for path in args.result
-        for row in (lambda d: d.get("layers") or d.get("shapes") or [])(json.loads(path.read_text()))
-        if not args.only or row["name"] in args.only
-    ]
+    rows = stored_rows(args.result, args.only)
     cubins = compile_winners(rows)
     order: list[str] = []
     for row in rows:

@@ -21,9 +21,8 @@ from pathlib import Path
 
 import torch
 
-from bench.kernel_profile import compile_winners, conv_launchers, gemm_launchers
-
-L2_BYTES = 50 * 2**20
+from bench.kernel_profile import compile_winners, conv_launchers, gemm_launchers, stored_rows
+from worker.gpu_bench import L2_BYTES
 
 
 def operand_bytes(row: dict) -> int:
@@ -59,8 +58,7 @@ def main() -> None:
     p.add_argument("--launches", type=int, default=200)
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
-    rows = [row for path in args.result for row in (lambda d: d.get("layers") or d.get("shapes") or [])(
-        json.loads(path.read_text())) if not args.only or row["name"] in args.only]
+    rows = stored_rows(args.result, args.only)
     cubins = compile_winners(rows)
     for row in rows:
         make = conv_launchers if "spec" in row else gemm_launchers
