@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
 from worker.kernels import render as R
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import prune
+from worker.kernels.prune import prune, sm90_pipeline_stages
 from worker.kernels.render import render, template_tokens
 from worker.kernels.space import full_space
 
@@ -65,3 +69,35 @@ def test_residual_epilogues_render_for_the_families_that_can_fuse_them() -> None
     assert kept and all(c.epilogue_schedule.value == "tma" for c in kept)
     src = render(kept[0])
     assert "LinCombPerColBiasEltAct" in src and "ReLu" in src and "ElementC = Element;" in src
+
+
+def _store_bound_winner(**changes: object) -> KernelConfig:
+    """res3.1x1b's GEMM winner (25088x512x128 + bias): 256x128x64 cooperative, 1x2 cluster."""
+    cfg = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (256, 128, 64),
+                       schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2),
+                       tile_scheduler=TileScheduler.persistent)
+    return replace(cfg, **changes)
+
+
+def test_epilogue_store_stages_build_the_tma_epilogue_with_that_many_stores_in_flight() -> None:
+    default, raised = _store_bound_winner(), _store_bound_winner(epilogue_store_stages=4)
+    assert "CollectiveBuilder<\n    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,\n    " \
+           "cutlass::epilogue::collective::EpilogueTileAuto" in render(default)
+    assert "kiln_epilogue" not in render(default)
+    src = render(raised)
+    assert "constexpr int kStagesD = cute::min(kSubtiles, 4);" in src
+    assert "Sm90TmaBuilderImpl<" in src and "kiln_epilogue::Policy" in src
+    assert raised.name != default.name and raised.compiled == raised  # compiled in: its own cubin
+
+
+def test_epilogue_store_stages_only_for_tma_epilogues() -> None:
+    with pytest.raises(R.UnsupportedConfig):
+        render(_store_bound_winner(epilogue_store_stages=4, epilogue_schedule=EpilogueSchedule.nosmem))
+    with pytest.raises(R.UnsupportedConfig):
+        render(_store_bound_winner(epilogue_store_stages=16))
+
+
+def test_more_stores_in_flight_leave_the_mainloop_fewer_stages() -> None:
+    hw = hardware_for("sm_90a")
+    stages = [sm90_pipeline_stages(_store_bound_winner(epilogue_store_stages=s), hw) for s in (0, 4, 8)]
+    assert stages == [4, 4, 3]  # 48 KB a stage; 8 KB a 128x32 subtile store buffer

@@ -82,6 +82,7 @@ class KernelConfig:
     tile_scheduler: TileScheduler = TileScheduler.none
     swap_ab: bool = False  # compute D^T = B·A^T: a skinny M rides on wgmma's N (tile is in that frame)
     epilogue_tile_n: int = 0  # TMA epilogue subtile width (0: CUTLASS's EpilogueTileAuto, 32 for fp16)
+    epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -124,6 +125,7 @@ class KernelConfig:
             cl = "x".join(map(str, self.cluster))
             sched = f"_{self.schedule.value}" if self.schedule is not Schedule.none else ""
             sched += f"_e{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
+            sched += f"_d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
             return f"conv2d_fprop_sm90_{d}_nhwc_t{tile}_c{cl}{sched}_s{self.stages}_{align}_{self.epilogue.value}"
         if self.family is Family.sm80_conv_fprop:
             warp = "x".join(map(str, self.warp))
@@ -133,6 +135,7 @@ class KernelConfig:
         swap = "_swab" if self.swap_ab else ""
         par = "_skp" if self.split_k_mode == "parallel" else ""
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
+        epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 

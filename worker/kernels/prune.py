@@ -24,12 +24,17 @@ def _tiles(cfg: KernelConfig, p: GemmProblem) -> int:
 
 
 def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
-    if cfg.epilogue_schedule is EpilogueSchedule.nosmem:
+    if cfg.epilogue_schedule is EpilogueSchedule.nosmem and cfg.family is not Family.sm90_conv_fprop:
         return 0
-    # EpilogueTileAuto picks 64x32 (cooperative) or 64x16 subtiles, double buffered for C and D;
-    # a wider subtile (epilogue_tile_n) grows it in proportion.
-    sub = 64 * 32 * ELEMENT_BYTES * 2 * max(1, cfg.epilogue_tile_n // 32)
-    return sub * (2 if cfg.epilogue.parts.residual else 1) + 1024
+    # EpilogueTileAuto picks 128x32 (cooperative) or 64x32 subtiles; CUTLASS keeps two of them in
+    # flight for D (epilogue_store_stages raises that); a residual C gets up to four buffers, which
+    # D then reuses (sm90_epilogue_tma_warpspecialized.hpp, ReuseSmemC).
+    rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
+    cols = min(cfg.epilogue_tile_n or 32, cfg.tile[1])
+    subtiles = max(1, (cfg.tile[0] // rows) * (cfg.tile[1] // cols))
+    stores = min(subtiles, cfg.epilogue_store_stages or 2)
+    buffers = max(min(subtiles, 4), stores + 1) if cfg.epilogue.parts.residual else stores
+    return rows * cols * ELEMENT_BYTES * buffers + 1024
 
 
 def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:

@@ -119,6 +119,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "align_c": int(cfg.alignment[2]),
         "stages": int(cfg.stages),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
+        "epilogue_store_stages": epilogue_store_stages(cfg),
     }
     if cfg.is_2x:
         if parts.bias and parts.residual:
@@ -175,6 +176,17 @@ def epilogue_tile(cfg: KernelConfig) -> str:
         raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
     rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
     return f"Shape<_{int(rows)}, _{int(cfg.epilogue_tile_n)}>"
+
+
+def epilogue_store_stages(cfg: KernelConfig) -> int:
+    """TMA-epilogue subtile stores in flight, 0 for CUTLASS's own choice (min(subtiles, 2))."""
+    stages = int(cfg.epilogue_store_stages)
+    if not stages:
+        return 0
+    tma = cfg.family is Family.sm90_conv_fprop or cfg.epilogue_schedule is EpilogueSchedule.tma
+    if cfg.is_2x or not tma or not 2 <= stages <= 8:
+        raise UnsupportedConfig("epilogue store stages are 2..8 TMA-epilogue subtile stores")
+    return stages
 
 
 def render(cfg: KernelConfig) -> str:
