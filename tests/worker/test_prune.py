@@ -60,6 +60,7 @@ CASES = [
     (P.sm80_stages_for_k, C80, replace(C80, stages=6), GemmProblem.from_spec(GemmSpec(m=4096, n=4096, k=64)), H),
     (P.swizzle_matches_grid, C80, replace(C80, swizzle=1), BIG, H),
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
+    (P.more_stores_in_flight, C90, replace(C90, epilogue_store_stages=4), BIG, H),
 ]
 
 
@@ -255,3 +256,14 @@ def test_a_wide_epilogue_subtile_is_offered_where_stores_bound_the_kernel() -> N
     assert "EpilogueTileAuto" in render(C90) and "Shape<_" in render(wide) and "_64>, ElementAcc" in render(wide)
     with pytest.raises(UnsupportedConfig):
         render(replace(wide, tile=(128, 96, 64)))  # 64 does not divide N = 96
+
+
+def test_store_bound_cooperative_kernels_get_a_twin_with_more_stores_in_flight() -> None:
+    """res3.1x1b's GEMM (25088x512x128 + bias) writes 4x what it reads: its cooperative survivors
+    come with four-stores-in-flight twins; a compute-bound GEMM's never do, nor ping-pong ones."""
+    pointwise = GemmProblem.from_spec(GemmSpec(m=25088, n=512, k=128, epilogue=Epilogue.bias))
+    kept = P.prune(full_space(pointwise, "sm_90a"), pointwise, H).kept
+    twins = [c for c in kept if c.epilogue_store_stages]
+    assert twins and all(c.schedule is Schedule.cooperative and c.epilogue_store_stages == 4 for c in twins)
+    assert all(replace(c, epilogue_store_stages=0) in kept for c in twins)
+    assert not any(c.epilogue_store_stages for c in P.prune(full_space(BIG, "sm_90a"), BIG, H).kept)

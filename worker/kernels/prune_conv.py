@@ -105,7 +105,8 @@ CONV_RULES: list[ConvRule] = [conv_padding_worthwhile, conv_space_to_depth_pays,
 GEMM_RULES_FOR_CONV = [gemm_rules.family_for_arch, gemm_rules.epilogue_supported, gemm_rules.smem_capacity, gemm_rules.accumulator_registers,
                        gemm_rules.warps_per_block, gemm_rules.large_warp_tiles, gemm_rules.cooperative_tile_m,
                        gemm_rules.tile_fits_problem, gemm_rules.fills_the_gpu, gemm_rules.split_k_worthwhile,
-                       gemm_rules.cluster_useful, gemm_rules.wide_epilogue_for_stores, gemm_rules.sm80_stages_for_k]
+                       gemm_rules.cluster_useful, gemm_rules.wide_epilogue_for_stores,
+                       gemm_rules.more_stores_in_flight, gemm_rules.sm80_stages_for_k]
 
 
 def estimated_conv_cost(cfg: KernelConfig, cp: ConvProblem, hw: Hardware) -> float:

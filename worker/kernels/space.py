@@ -106,9 +106,25 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
                                 split_k_mode=mode, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
-                            yield cfg
-                            if wide_epilogue_possible(cfg):
-                                yield replace(cfg, epilogue_tile_n=64)
+                            yield from with_epilogue_twins(cfg)
+
+
+def with_epilogue_twins(cfg: KernelConfig) -> Iterator[KernelConfig]:
+    """The config and its store-path twins: a 64-wide TMA-epilogue subtile, and (cooperative
+    kernels) four subtile stores in flight instead of CUTLASS's two. Rules wide_epilogue_for_stores
+    and more_stores_in_flight keep the twins only where stores bound the kernel."""
+    yield cfg
+    if wide_epilogue_possible(cfg):
+        yield replace(cfg, epilogue_tile_n=64)
+        if cfg.schedule is Schedule.cooperative:
+            yield replace(cfg, epilogue_store_stages=MORE_STORES_IN_FLIGHT)
+
+
+# Measured on the H200 (bench/results/gemm_pairs_h200_20261130_stores.json): 4 stores in flight
+# sped up the cooperative 256x128 winners of res3.1x1b and res2.1x1b by 2.1% and 3.3%, 8 no more
+# than 4; ping-pong winners (res2.1x1a/c, res4.1x1b, square.1024) moved by ±0.6%: there the other
+# consumer warpgroup's mainloop already hides the epilogue's waits.
+MORE_STORES_IN_FLIGHT = 4
 
 
 def wide_epilogue_possible(cfg: KernelConfig) -> bool:
@@ -175,9 +191,7 @@ def conv_sm90_space(cp: ConvProblem) -> Iterator[KernelConfig]:
                 for tm, tn in itertools.product((64, 128, 256), (64, 128, 256)):
                     cfg = replace(base, tile=(tm, tn, tk), cluster=cluster, schedule=schedule,
                                   epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
-                    yield cfg
-                    if wide_epilogue_possible(cfg):
-                        yield replace(cfg, epilogue_tile_n=64)
+                    yield from with_epilogue_twins(cfg)
 
 
 def _space_to_depth(cp: ConvProblem) -> list[ConvProblem]:
