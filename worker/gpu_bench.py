@@ -287,31 +287,15 @@ SETTLE_SECONDS = 0.5
 SETTLE_MAX_SECONDS = 5.0
 SETTLE_AGREEMENT = 0.01
 SETTLE_WINDOW_SECONDS = 0.5
-# The first settle in a process (a just-started GPU, in the worst case): a cold H200 first sped up
-# over ~0.5 s (sessions 6, 7: 344/330, 349/334 µs) and, after a few seconds of load, slowed ~5%
-# (session 8, twice: 328/346, 326/341 µs, right after 0.5-5 s of settling). So the first plan
-# keeps it busy longer and wants a 2 s window of agreeing rounds.
-FIRST_SETTLE = {"seconds": 8.0, "max_seconds": 20.0, "window": 2.0}
-_settled_once = False
 
 
 def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float = SETTLE_MAX_SECONDS) -> None:
     """Keep the GPU busy before anything is timed, until its timing is steady: straight after a
-    machine start (or a long idle) its clocks are still moving, and the H200 timed the same kernel
-    4-6% apart in two rounds of 100 launches even after 0.5 s of busy launches (344 vs 330 µs in
-    session 6, 349 vs 334 in session 7). Two back-to-back rounds agreeing is not enough (session 8:
-    they agreed, then the next two measurements were 328 vs 346 µs): the drift is slow next to one
-    round. So: `seconds` of launches, then short timed rounds (the same sleep-then-events pattern
-    as the measurement) until every round of the last SETTLE_WINDOW_SECONDS (at least three) lies
-    within SETTLE_AGREEMENT of each other, or `max_seconds` have passed. Once per plan: ~1 s on a
-    warm GPU, up to 5 s on a cold one; the first in a process longer (FIRST_SETTLE)."""
-    global _settled_once
-    window = SETTLE_WINDOW_SECONDS
-    if not _settled_once:
-        _settled_once = True
-        seconds = max(seconds, FIRST_SETTLE["seconds"])
-        max_seconds = max(max_seconds, FIRST_SETTLE["max_seconds"])
-        window = FIRST_SETTLE["window"]
+    machine start (or a long idle) its clocks are still moving. `seconds` of launches, then short
+    timed rounds (the same sleep-then-events pattern as the measurement) until every round of the
+    last SETTLE_WINDOW_SECONDS (at least three) lies within SETTLE_AGREEMENT of each other, or
+    `max_seconds` have passed: ~1 s on a warm GPU, up to 5 s on a cold one. What settling cannot
+    remove is the power cap's wander under sustained heavy load (time_interleaved says why)."""
     start = time.monotonic()
     while time.monotonic() < start + seconds:
         for f in fns:
@@ -320,8 +304,29 @@ def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float =
     rounds: list[tuple[float, float]] = []  # (when it ended, its median)
     while time.monotonic() < start + max_seconds:
         rounds.append((time.monotonic(), statistics.median(time_launches(fns, 30))))
-        if steady(rounds, rounds[-1][0], window):
+        if steady(rounds, rounds[-1][0], window=SETTLE_WINDOW_SECONDS):
             return
+
+
+INTERLEAVED_ROUNDS = 10
+
+
+def time_interleaved(groups: dict[str, list[Any]], reps: int,
+                     rounds: int = INTERLEAVED_ROUNDS) -> dict[str, dict[str, float]]:
+    """Each group timed in `rounds` turns of `reps` launches, the groups taking turns, summarized
+    over all its launches. Comparisons are made this way because the clock moves under them: a 4096^3
+    GEMM launched back to back holds an H200 at its 700 W cap (nvidia-smi: throttle reason SW power
+    cap, 650-690 W, SM clock wandering 1500-1980 MHz), and its 100-launch medians then wander
+    327-372 µs, with slow dips that come and go every second or so; consecutive ones differ by up
+    to 10% (bench/results/timing_drift_h200_20261130_session9_b.json). Taking turns gives every
+    group the same clocks, and many short turns spread each group over the dips: replayed on that
+    record, two groups of 3 turns disagreed by more than 3% in 23% of the windows, of 10 turns in
+    none (worst 3.0%)."""
+    times: dict[str, list[float]] = {name: [] for name in groups}
+    for _round in range(rounds):
+        for name, fns in groups.items():
+            times[name] += time_launches(fns, reps)
+    return {name: summarize(ts) for name, ts in times.items()}
 
 
 def steady(rounds: list[tuple[float, float]], now: float, window: float = SETTLE_WINDOW_SECONDS,
@@ -431,14 +436,9 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     # Re-time the leaders and the best library path interleaved, so a win inside the noise is not one.
     best_lib = min(lib, key=lambda n: lib[n]["median_us"])
     leaders = sorted(live, key=lambda nc: results["candidates"][nc[0]]["median_us"])[: int(plan.get("retime", 3))]
-    final: dict[str, list[float]] = {n: [] for n, _ in leaders}
-    final["library:" + best_lib] = []
-    lib_fns = [prob.library(o)[best_lib] for o in sets]
-    for _round in range(3):
-        for n, c in leaders:
-            final[n] += time_launches([_bind(c, o) for o in c.sets], reps)
-        final["library:" + best_lib] += time_launches(lib_fns, reps)
-    results["retimed"] = {n: summarize(ts) for n, ts in final.items()}
+    groups = {n: [_bind(c, o) for o in c.sets] for n, c in leaders}
+    groups["library:" + best_lib] = [prob.library(o)[best_lib] for o in sets]
+    results["retimed"] = time_interleaved(groups, max(10, 3 * reps // INTERLEAVED_ROUNDS))  # ~3 x reps each
     results["best_library"] = best_lib
     emit(event="done", results=results)
 

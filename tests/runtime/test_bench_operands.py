@@ -98,3 +98,21 @@ def test_settle_waits_for_a_window_of_agreeing_rounds() -> None:
     assert steady(flat, flat[-1][0])
     assert not steady(flat[:5], flat[4][0])  # 0.2 s of rounds: the window is not full yet
     assert not steady([], 0.0)
+
+
+def test_time_interleaved_takes_turns_and_summarizes_every_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tuner's comparison (leaders against the library) and the timing-stability test: each
+    group in turn, `rounds` times, every launch of a group in its summary."""
+    from worker import gpu_bench
+
+    order: list[str] = []
+    clock = {"a": 10.0, "b": 20.0}
+
+    def fake_time_launches(fns: list, reps: int) -> list[float]:
+        order.append(fns[0])
+        return [clock[fns[0]]] * reps
+
+    monkeypatch.setattr(gpu_bench, "time_launches", fake_time_launches)
+    out = gpu_bench.time_interleaved({"A": ["a"], "B": ["b"]}, reps=4, rounds=3)
+    assert order == ["a", "b"] * 3
+    assert out["A"]["median_us"] == 10.0 and out["B"]["median_us"] == 20.0
