@@ -42,6 +42,9 @@ PERSISTENT = [replace(SM90_CONV, schedule=Schedule.cooperative, epilogue_schedul
                       tile_scheduler=TileScheduler.persistent, cluster=(2, 1)),
               replace(SM90_CONV, tile=(64, 128, 64), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
                       tile_scheduler=TileScheduler.persistent, cluster=(1, 2))]
+# and the cooperative one with four TMA subtile stores in flight (Kiln's own epilogue dispatch
+# policy; with the residual, D reuses five source buffers)
+PERSISTENT.append(replace(PERSISTENT[0], epilogue_store_stages=4))
 PERSISTENT_CASES = [CASES[1], CASES[2], CASES[4]]
 
 
@@ -61,15 +64,15 @@ def kept_configs(spec: Conv2dSpec, limit: int = 2) -> list[KernelConfig]:
     return prune_conv(full_conv_space(cp, "sm_90a"), cp, hardware_for("sm_90a"), limit=limit).kept
 
 
-def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
-    kept = kept_configs(spec, limit)
-    assert kept, "no conv config survived pruning"
+def _compile(configs: list[KernelConfig], tmp: Path) -> list[dict]:
+    """Each config compiled (through KILN_DATA_DIR's cache where set) and written out as the plan
+    entry the tuner's measurement process reads: cubin path, launch contract."""
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp)) / "compile-cache"
-    outs = {o.config.compiled: o for o in Compiler(cache, jobs=os.cpu_count()).compile_all(kept, target_arch="sm_90a")}
+    outs = {o.config.compiled: o for o in Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")}
     entries = []
-    for cfg in kept:
+    for cfg in configs:
         o = outs[cfg.compiled]
-        assert o.ok, o.error + o.log[-2000:]
+        assert o.ok, (o.error or "") + o.log[-2000:]
         path = tmp / f"{cfg.name}.cubin"
         path.write_bytes(o.cubin or b"")
         meta = launch_meta(cfg)
@@ -78,22 +81,39 @@ def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
     return entries
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c['c']}c_{c['r']}x{c['s']}_s{c['stride']}_{c['epilogue']}" for c in CASES])
-def test_conv_kernels_verify_against_fp32_reference(case: dict, tmp_path: Path) -> None:
+def _compiled(spec: Conv2dSpec, tmp: Path, limit: int = 2) -> list[dict]:
+    kept = kept_configs(spec, limit)
+    assert kept, "no conv config survived pruning"
+    return _compile(kept, tmp)
+
+
+def _bench(spec: Conv2dSpec):  # type: ignore[no-untyped-def]
+    """The tuner's measurement problem for a spec: operands, fp32 reference, epilogue."""
+    from worker.gpu_bench_conv import ConvBench
+
+    parts = spec.epilogue.parts
+    act = parts.post_activation if parts.residual else parts.activation
+    return ConvBench(spec.model_dump(mode="json"), {"bias": parts.bias, "residual": parts.residual, "activation": act.value})
+
+
+def _verify(entry: dict, prob) -> tuple[bool, str | None, float]:  # type: ignore[no-untyped-def]
+    """The tuner's own check of one candidate (poisoned output, exact and random inputs)."""
     import torch
 
     from worker import gpu_bench
-    from worker.gpu_bench_conv import ConvBench
 
-    spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
-    parts = spec.epilogue.parts
-    act = parts.post_activation if parts.residual else parts.activation
-    prob = ConvBench(spec.model_dump(mode="json"), {"bias": parts.bias, "residual": parts.residual, "activation": act.value})
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
+    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
+                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
+    return gpu_bench.verify(c, prob)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['c']}c_{c['r']}x{c['s']}_s{c['stride']}_{c['epilogue']}" for c in CASES])
+def test_conv_kernels_verify_against_fp32_reference(case: dict, tmp_path: Path) -> None:
+    spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
+    prob = _bench(spec)
     for entry in _compiled(spec, tmp_path):
-        c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
-                                torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
-        ok, reason, err = gpu_bench.verify(c, prob)
+        ok, reason, err = _verify(entry, prob)
         assert ok, f"{entry['name']}: {reason}"
         assert err < 2e-3
 
@@ -135,25 +155,9 @@ def test_conv_tuning_step_finds_a_winner_and_states_cudnn() -> None:
 def test_sm90_im2col_conv_verifies(tmp_path: Path) -> None:
     """The sm90 TMA-im2col conv kernels (host-encoded im2col descriptors from the overlay's
     record): a 3x3 conv with bias+ReLU, against the fp32 reference."""
-    import torch
-
-    from worker import gpu_bench
-    from worker.gpu_bench_conv import ConvBench
-
-    cfg = SM90_CONV
-    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
-    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
-    assert o.ok, o.error
-    path = tmp_path / "sm90conv.cubin"
-    path.write_bytes(o.cubin or b"")
-    meta = launch_meta(cfg)
-    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
+    [entry] = _compile([SM90_CONV], tmp_path)
     spec = Conv2dSpec(n=4, h=20, w=20, c=64, k=128, r=3, s=3, padding=1, epilogue="bias_relu")
-    prob = ConvBench(spec.model_dump(mode="json"), {"bias": True, "residual": False, "activation": "relu"})
-    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
-    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
-                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
-    ok, reason, _ = gpu_bench.verify(c, prob)
+    ok, reason, _ = _verify(entry, _bench(spec))
     assert ok, reason
 
 
@@ -217,40 +221,25 @@ def test_persistent_sm90_convs_verify_and_launch_through_the_client_helper(tmp_p
     import torch
     import torch.nn.functional as F
 
-    from worker import gpu_bench
-    from worker.gpu_bench_conv import ConvBench
     from worker.runtime.torch_conv import KilnConv2d
 
     pairs = persistent_configs()
-    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
-    outs = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg for _, cfg in pairs], target_arch="sm_90a")
-    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for (case, cfg), o in zip(pairs, outs, strict=True):
-        assert o.ok, o.error + o.log[-2000:]
+    entries = _compile([cfg for _, cfg in pairs], tmp_path)
+    for (case, cfg), entry in zip(pairs, entries, strict=True):
         spec = Conv2dSpec.model_validate({"op": "conv2d", **case})
-        parts = spec.epilogue.parts
-        act = parts.post_activation if parts.residual else parts.activation
-        prob = ConvBench(spec.model_dump(mode="json"), {"bias": parts.bias, "residual": parts.residual,
-                                                        "activation": act.value})
-        meta = launch_meta(cfg)
-        path = tmp_path / f"{cfg.name}.cubin"
-        path.write_bytes(o.cubin or b"")
-        entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta,
-                 "runtime": meta["runtime"]}
-        c = gpu_bench.Candidate(entry, prob, sms, torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
-        ok, reason, err = gpu_bench.verify(c, prob)
+        ok, reason, err = _verify(entry, _bench(spec))
         assert ok, f"{cfg.name} on {case}: {reason}"
         assert err < 2e-3
+        parts = spec.epilogue.parts
         if parts.residual:
             continue
-        conv = KilnConv2d(o.cubin or b"", meta, spec.model_dump(mode="json"))
+        conv = KilnConv2d(Path(entry["cubin_path"]).read_bytes(), entry["launch"], spec.model_dump(mode="json"))
         x = torch.randn(2, spec.c, spec.h, spec.w, device="cuda", dtype=torch.half)
         w = torch.randn(spec.k, spec.c, spec.r, spec.s, device="cuda", dtype=torch.half) * 0.1
         b = torch.randn(spec.k, device="cuda", dtype=torch.half)
         y = conv(x, w, b)
         ref = F.conv2d(x.float(), w.float(), b.float(), spec.stride, spec.padding)
-        ref = {"relu": torch.relu, "hardswish": F.hardswish, "identity": lambda t: t}[act.value](ref)
+        ref = {"relu": torch.relu, "hardswish": F.hardswish, "identity": lambda t: t}[parts.activation.value](ref)
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, cfg.name
 
 
@@ -264,28 +253,16 @@ def test_space_to_depth_stem_verifies_and_runs_through_the_client_helper(tmp_pat
     import torch
     import torch.nn.functional as F
 
-    from worker import gpu_bench
-    from worker.gpu_bench_conv import ConvBench
     from worker.runtime import conv_transforms
     from worker.runtime.torch_conv import KilnConv2d
 
     spec = Conv2dSpec.model_validate({"op": "conv2d", **CASES[0]})
-    cfg = replace(FOLDED_STEM, epilogue=spec.epilogue)
-    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
-    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
-    assert o.ok, o.error + o.log[-2000:]
-    meta = launch_meta(cfg)
+    [entry] = _compile([replace(FOLDED_STEM, epilogue=spec.epilogue)], tmp_path)
+    meta, cubin = entry["launch"], Path(entry["cubin_path"]).read_bytes()
     assert meta["conv"]["space_to_depth"] == 2 and meta["conv"]["pad_channels_to"] == 8
-    path = tmp_path / "folded.cubin"
-    path.write_bytes(o.cubin or b"")
-    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
-    prob = ConvBench(spec.model_dump(mode="json"), {"bias": True, "residual": False, "activation": "relu"})
-    scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
-    c = gpu_bench.Candidate(entry, prob, torch.cuda.get_device_properties(0).multi_processor_count,
-                            torch.cuda.current_stream().cuda_stream, scratch.data_ptr())
-    ok, reason, err = gpu_bench.verify(c, prob)
+    ok, reason, err = _verify(entry, _bench(spec))
     assert ok, reason
-    conv = KilnConv2d(o.cubin or b"", meta, spec.model_dump(mode="json"))
+    conv = KilnConv2d(cubin, meta, spec.model_dump(mode="json"))
     x = torch.randn(2, 3, 17, 19, device="cuda", dtype=torch.half)
     w = torch.randn(64, 3, 7, 7, device="cuda", dtype=torch.half) * 0.1
     b = torch.randn(64, device="cuda", dtype=torch.half)
@@ -300,7 +277,7 @@ def test_space_to_depth_stem_verifies_and_runs_through_the_client_helper(tmp_pat
     assert y.shape == ref.shape
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
     # the same kernel pads channels only (b = 1), for an unfolded contract
-    plain = KilnConv2d(o.cubin or b"", {**meta, "conv": {**meta["conv"], "space_to_depth": 1}},
+    plain = KilnConv2d(cubin, {**meta, "conv": {**meta["conv"], "space_to_depth": 1}},
                        spec.model_dump(mode="json"))
     kp1 = plain.kernel_problem(x, w)
     assert kp1.kernel_c == 8 and torch.equal(plain.to_kernel_input(x, kp1), conv_transforms.pad_channels(
