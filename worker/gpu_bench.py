@@ -304,7 +304,7 @@ def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float =
     rounds: list[tuple[float, float]] = []  # (when it ended, its median)
     while time.monotonic() < start + max_seconds:
         rounds.append((time.monotonic(), statistics.median(time_launches(fns, 30))))
-        if steady(rounds, rounds[-1][0], window=SETTLE_WINDOW_SECONDS):
+        if steady(rounds, rounds[-1][0]):
             return
 
 
