@@ -24,7 +24,7 @@ from worker.kernels.hardware import hardware_for
 from worker.kernels.prune import PruneReport
 from worker.kernels.render import activation_of
 from worker.measure_process import MeasurementProcess
-from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launch_meta import plan_entry
 from worker.selection import select_conv, select_gemm
 from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
 
@@ -111,10 +111,9 @@ class GpuTuningStep:
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
                 if not path.exists():
                     path.write_bytes(o.cubin or b"")
-                launch = launch_meta(cfg, conv_as_gemm=isinstance(spec, Conv2dSpec) and not cfg.is_conv)
-                candidates.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path),
-                                   "launch": launch, "runtime": launch["runtime"],
-                                   "compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch})
+                entry = plan_entry(cfg, str(path), conv_as_gemm=isinstance(spec, Conv2dSpec) and not cfg.is_conv)
+                candidates.append({**entry, "compile_seconds": o.seconds, "source_sha256": o.source_sha256,
+                                   "arch": o.arch})
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))

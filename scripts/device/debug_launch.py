@@ -13,7 +13,7 @@ from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
-from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launch_meta import plan_entry
 
 CONFIGS = [
     KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 32),
@@ -57,8 +57,7 @@ def main() -> None:
         path = Path(f"/tmp/{o.config.variant_name}.cubin")
         path.write_bytes(o.cubin)
         parts = o.config.epilogue.parts
-        entry = {"name": o.config.name, "config": o.config.to_dict(), "cubin_path": str(path), "launch": launch_meta(o.config),
-                 "runtime": launch_meta(o.config)["runtime"],
+        entry = {**plan_entry(o.config, str(path)),
                  "epi": {"bias": parts.bias, "residual": parts.residual, "activation": "gelu" if "gelu" in o.config.epilogue.value else "identity"}}
         ep = Path(f"/tmp/{o.config.variant_name}.json")
         ep.write_text(json.dumps(entry))

@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.gpu.test_gpu_tuning import SM80_NONE, _candidate, _problem
 from worker import gpu_bench
 from worker.kernels.compiler import Compiler
-from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launch_meta import plan_entry
 
 
 def main() -> None:
@@ -24,9 +24,7 @@ def main() -> None:
     [o] = Compiler(Path(os.environ["KILN_DATA_DIR"]) / "compile-cache").compile_all([SM80_NONE], target_arch="sm_90a")
     path = Path("/tmp") / f"{o.config.variant_name}.cubin"
     path.write_bytes(o.cubin or b"")
-    meta = launch_meta(o.config)
-    entry = {"name": o.config.name, "config": o.config.to_dict(), "cubin_path": str(path), "launch": meta,
-             "runtime": meta["runtime"]}
+    entry = plan_entry(o.config, str(path))
     prob = _problem("none", 4096, 4096, 4096)
     c = _candidate(entry, prob)
     fns = [gpu_bench._bind(c, ops) for ops in gpu_bench.rotating_sets(prob)]

@@ -21,7 +21,7 @@ from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import hardware_for
 from worker.kernels.prune_conv import prune_conv
 from worker.kernels.space import full_conv_space
-from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launch_meta import launch_meta, plan_entry
 
 pytestmark = pytest.mark.gpu
 
@@ -75,9 +75,7 @@ def _compile(configs: list[KernelConfig], tmp: Path) -> list[dict]:
         assert o.ok, (o.error or "") + o.log[-2000:]
         path = tmp / f"{cfg.name}.cubin"
         path.write_bytes(o.cubin or b"")
-        meta = launch_meta(cfg)
-        entries.append({"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta,
-                        "runtime": meta["runtime"]})
+        entries.append(plan_entry(cfg, str(path)))
     return entries
 
 

@@ -16,7 +16,7 @@ from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
-from worker.runtime.launch_meta import launch_meta
+from worker.runtime.launch_meta import plan_entry
 
 pytestmark = pytest.mark.gpu
 
@@ -36,9 +36,7 @@ def cubins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         assert o.ok, o.error
         path = tmp_path_factory.mktemp("cubins") / f"{o.config.variant_name}.cubin"
         path.write_bytes(o.cubin or b"")
-        meta = launch_meta(o.config)
-        entries[o.config.family.value] = {"name": o.config.name, "config": o.config.to_dict(), "cubin_path": str(path),
-                                          "launch": meta, "runtime": meta["runtime"]}
+        entries[o.config.family.value] = plan_entry(o.config, str(path))
     return entries
 
 
@@ -129,8 +127,8 @@ def test_padded_gemm_verifies_and_launches_from_unpadded_tensors(tmp_path: Path)
     assert o.ok, o.error
     path = tmp_path / "padded.cubin"
     path.write_bytes(o.cubin or b"")
-    meta = launch_meta(cfg)
-    entry = {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": str(path), "launch": meta, "runtime": meta["runtime"]}
+    entry = plan_entry(cfg, str(path))
+    meta = entry["launch"]
     prob = _problem("bias", 1024, 777, 512)
     ok, reason, _ = gpu_bench.verify(_candidate(entry, prob), prob)
     assert ok, reason

@@ -82,6 +82,14 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
     }
 
 
+def plan_entry(cfg: KernelConfig, cubin_path: str, *, conv_as_gemm: bool = False) -> dict[str, Any]:
+    """One candidate as the measurement process (worker/gpu_bench.py) reads it: where its cubin is
+    and its launch contract."""
+    launch = launch_meta(cfg, conv_as_gemm=conv_as_gemm)
+    return {"name": cfg.name, "config": cfg.to_dict(), "cubin_path": cubin_path, "launch": launch,
+            "runtime": launch["runtime"]}
+
+
 def _pointwise_contract() -> dict[str, Any]:
     return {"conv": {
         "as_gemm": True, "activation_layout": "NHWC", "filter_layout": "KRSC", "output_layout": "NHWC",
