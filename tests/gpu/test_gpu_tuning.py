@@ -23,6 +23,10 @@ pytestmark = pytest.mark.gpu
 SM90_BIAS = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 64),
                          schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.nosmem,
                          tile_scheduler=TileScheduler.persistent)
+# Stream-K (cooperative, TMA epilogue), and the same kernel told to split K in two through its scheduler.
+STREAMK = replace(SM90_BIAS, tile=(128, 64, 64), epilogue_schedule=EpilogueSchedule.tma,
+                  tile_scheduler=TileScheduler.streamk)
+STREAMK_SPLIT = replace(STREAMK, split_k=2)
 SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
                          warp=(64, 64, 32), stages=4, swizzle=4)
 
@@ -30,13 +34,14 @@ SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col
 @pytest.fixture(scope="module")
 def cubins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
-    outs = Compiler(cache, jobs=os.cpu_count()).compile_all([SM90_BIAS, SM80_NONE], target_arch="sm_90a")
+    configs = {"sm90_tma": SM90_BIAS, "sm80_tensorop": SM80_NONE, "streamk": STREAMK, "streamk_split": STREAMK_SPLIT}
+    outs = Compiler(cache, jobs=os.cpu_count()).compile_all(list(configs.values()), target_arch="sm_90a")
     entries = {}
-    for o in outs:
+    for key, o in zip(configs, outs, strict=True):
         assert o.ok, o.error
         path = tmp_path_factory.mktemp("cubins") / f"{o.config.variant_name}.cubin"
         path.write_bytes(o.cubin or b"")
-        entries[o.config.family.value] = plan_entry(o.config, str(path))
+        entries[key] = plan_entry(o.config, str(path))
     return entries
 
 
@@ -89,6 +94,35 @@ def test_same_kernel_timed_twice_within_3_percent(cubins: dict[str, dict]) -> No
     timed = gpu_bench.time_interleaved({"first": fns, "second": fns}, 30)
     first, second = timed["first"]["median_us"], timed["second"]["median_us"]
     assert abs(first - second) / min(first, second) < 0.03, (first, second)
+
+
+@pytest.mark.parametrize("kind", ["streamk", "streamk_split"])
+def test_streamk_zeroes_only_its_barriers(cubins: dict[str, dict], kind: str) -> None:
+    """The launcher zeroes only the part of a stream-K workspace the kernel reads before it writes
+    (the barriers after the partial tiles, as CUTLASS's initialize_workspace does): results stay
+    exact with the partials' bytes left as garbage, launch after launch."""
+    import torch
+
+    from worker import gpu_bench
+
+    cleared_part = False
+    # 1568x512x2048 (res5.1x1c as a GEMM: 104 tiles for 132 SMs) and 2048x1344x2048 (336 tiles: a
+    # partial third wave) are the shapes stream-K is for.
+    for m, n, k in ((1568, 512, 2048), (2048, 1344, 2048)):
+        prob = _problem("bias", m, n, k)
+        c = _candidate(cubins[kind], prob)
+        ok, reason, _ = gpu_bench.verify(c, prob)
+        assert ok, reason
+        prepared = c.prepared({"m": m, "n": n, "k": k})
+        assert 0 <= prepared.workspace_clear <= prepared.workspace_bytes
+        if prepared.workspace_bytes:
+            assert c.workspace is not None
+            cleared_part |= 0 < prepared.workspace_clear < prepared.workspace_bytes
+            c.workspace.fill_(0xFF)  # partials and barriers alike: NaN floats, barriers far from 0
+            torch.cuda.synchronize()
+            ok, reason, _ = gpu_bench.verify(c, prob)  # each shape's barriers zeroed, the partials not
+            assert ok, f"with a dirty workspace: {reason}"
+    assert cleared_part, "no shape ran with a stream-K workspace that has partial tiles"
 
 
 PADDED = replace(SM90_BIAS, epilogue_schedule=EpilogueSchedule.tma, pad_kn=8)  # N=777 zero-padded to 784

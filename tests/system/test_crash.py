@@ -37,8 +37,13 @@ def test_sigkill_mid_lease_loses_nothing(live: LiveService, tmp_path: Path) -> N
             # Pick a worker that holds a lease right now (the service's view), and kill it.
             # A restarted process has not re-registered for a second or so, and until it does the
             # service still shows the killed process's lease: leave young processes alone.
+            # Only a worker whose step has begun (its job reports the step's first phase, which the
+            # simulated step sends after it logged the execution) is sure to have work a kill interrupts:
+            # one between lease and step, or between its result and the service's view, would be
+            # re-leased without a second execution, and on a loaded CI host those windows grow.
             busy = sorted(w["name"] for w in client.get("/workers").json()
-                          if w["current_job_id"] and w["online"] and time.monotonic() - born[w["name"]] > 2.5)
+                          if w["current_job_id"] and w["online"] and time.monotonic() - born[w["name"]] > 2.5
+                          and client.get(f"/jobs/{w['current_job_id']}").json()["progress"]["phase"] == "compiling")
             if not busy:
                 continue
             name = rng.choice(busy)

@@ -12,7 +12,8 @@ from worker.kernels.config import Family, KernelConfig
 from worker.kernels.render import activation_of, tma_operands, waits_on_prior_grid
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
-               "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14, "tma": 16,
+               "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14, "workspace_clear": 15,
+               "tma": 16,
                "tma_stride": 19}
 META_LEN = 16 + 19 * 4
 
@@ -50,7 +51,9 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "tma_encode": {"data_type": "UINT16", "interleave": "NONE", "l2_promotion": "L2_128B", "oob_fill": "NONE"},
         "params_by_value": True,
         "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
-        "workspace": "meta[workspace] bytes, zeroed before each launch, then meta[scratch] bytes (not zeroed)",
+        "workspace": "meta[workspace] bytes, of which those from offset meta[workspace_clear] on are zeroed before "
+                     "each launch (stream-K: its barriers, after the partial tiles it never reads unwritten), "
+                     "then meta[scratch] bytes (not zeroed)",
         "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "programmatic_dependent_launch_rule": "when true the entry may be launched with CU_LAUNCH_ATTRIBUTE_"

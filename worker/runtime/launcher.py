@@ -125,6 +125,7 @@ class PreparedLaunch:
     cluster: tuple[int, int]
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
+    workspace_clear: int = 0  # where the zeroed part of the workspace starts (stream-K: its barriers)
     scratch_bytes: int = 0  # after the workspace, not zeroed (parallel split-K's fp32 partials)
     reduce: tuple[int, int, int] | None = None  # the second kernel's params offset, grid and threads
     config: Any = None  # the CUlaunchConfig, built on first launch
@@ -246,17 +247,20 @@ class LoadedKernel:
                 raise CudaError("the cubin names a reduction kernel but its builder did not describe its launch")
         return PreparedLaunch(bytes(params), slots, (meta[g], meta[g + 1], meta[g + 2]), meta[f["threads"]], smem,
                               (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma,
-                              scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce)
+                              scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce,
+                              workspace_clear=meta[f["workspace_clear"]] if "workspace_clear" in f else 0)
 
     def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
                       workspace: int = 0) -> None:
         self.launch_args(prepared, PackedArgs.of(packed, prepared), stream, workspace)
 
     def launch_args(self, prepared: PreparedLaunch, args: PackedArgs, stream: int, workspace: int = 0) -> None:
-        """The per-call path: a memset for split-K/stream-K workspaces, then one cuLaunchKernelEx
-        with a launch config built once per shape (only the stream changes)."""
+        """The per-call path: a memset for split-K/stream-K workspaces (only the part the kernel
+        reads before writing), then one cuLaunchKernelEx with a launch config built once per shape
+        (only the stream changes)."""
         if prepared.workspace_bytes and workspace:
-            check(cu.cuMemsetD8Async(workspace, 0, prepared.workspace_bytes, stream))
+            clear = prepared.workspace_clear
+            check(cu.cuMemsetD8Async(workspace + clear, 0, prepared.workspace_bytes - clear, stream))
         if driver_launch.ENABLED:
             if prepared.driver is None:
                 prepared.driver = driver_launch.DriverLaunch(
