@@ -133,6 +133,28 @@ def stores_grid(epilogue: str, tile: tuple[int, int, int], schedule: Schedule, c
     return [base, *(replace(base, epilogue_store_stages=s) for s in stages)]
 
 
+# Stream-K against the persistent scheduler at the same tile, where waves leave SMs idle (session 9
+# found its launches clearing the whole workspace, partial tiles included; now only the barriers):
+# each shape under cooperative 128-row tiles at K depth 64 and 128, 1x1 and 1x2 clusters, the
+# persistent kernel, stream-K's own data-parallel + stream-K split, and stream-K told to split K in 2.
+STREAMK = {"r50.res5.1x1c.gemm": (1568, 512, 2048, "bias_relu"),  # 104 tiles of 128x64 for 132 SMs
+           "decode.m128": (128, 4096, 11008, "none"),
+           "decode.m64": (64, 11008, 4096, "none"),
+           "square.1024": (1024, 1024, 1024, "none")}
+STREAMK_TILES = ((128, 64, 64), (128, 128, 64), (128, 64, 128), (128, 128, 128))
+
+
+def streamk_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
+    configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile,
+                            schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma, cluster=cluster,
+                            tile_scheduler=sched)
+               for tile, cluster, sched in itertools.product(STREAMK_TILES, ((1, 1), (1, 2)),
+                                                             (TileScheduler.persistent, TileScheduler.streamk))]
+    legal = _legal(configs, GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue))))
+    return [v for c in legal for v in ((c, replace(c, split_k=2)) if c.tile_scheduler is TileScheduler.streamk
+                                       else (c,))]
+
+
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
@@ -151,6 +173,8 @@ def main() -> None:
     p.add_argument("--bias", action="store_true", help="winning configs with and without their bias (see BIAS)")
     p.add_argument("--stores", action="store_true", help="winning configs with 2 (CUTLASS's) and more TMA-epilogue "
                    "subtile stores in flight (see STORES)")
+    p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
+                   "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
                    "fixed cost against mainloop rate")
     args = p.parse_args()
@@ -177,6 +201,9 @@ def main() -> None:
             step.compiler.compile_all([c for name, (*_, e, t, s, cl, st) in STORES.items()
                                        for c in stores_grid(e, t, s, cl, st) if not args.only or name in args.only],
                                       target_arch="sm_90a")
+        if args.streamk:
+            step.compiler.compile_all([c for name, shape in STREAMK.items() for c in streamk_grid(*shape)
+                                       if not args.only or name in args.only], target_arch="sm_90a")
         for name, (m, n, k, epilogue, tile, sched, cluster, stages) in (STORES.items() if args.stores else {}.items()):
             if args.only and name not in args.only:
                 continue
@@ -204,10 +231,11 @@ def main() -> None:
                 print(f"{name:20s} {c['name']:70s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
                       f"library {out.baseline_time_us or 0:7.2f} µs", flush=True)
         for name, (m, n, k, epilogue) in ({} if args.ksweep or args.bias or args.stores else DECODE if args.decode else KTILE if args.ktile
-                                          else SHAPES).items():
+                                          else STREAMK if args.streamk else SHAPES).items():
             if args.only and name not in args.only:
                 continue
-            configs = decode_grid() if args.decode else ktile_grid() if args.ktile else grid(epilogue)
+            configs = (decode_grid() if args.decode else ktile_grid() if args.ktile
+                       else streamk_grid(m, n, k, epilogue) if args.streamk else grid(epilogue))
             tiles |= {c.tile for c in configs}
             out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us

@@ -16,7 +16,7 @@ from bench.launch_overhead import CFG as OVERHEAD_CFG  # noqa: E402
 from service.specs.conv2d import Conv2dSpec  # noqa: E402
 from service.specs.epilogues import Epilogue  # noqa: E402
 from tests.gpu.test_conv_gpu import CASES, FOLDED_STEM, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
-from tests.gpu.test_gpu_tuning import PADDED, SM80_NONE, SM90_BIAS, TUNED  # noqa: E402
+from tests.gpu.test_gpu_tuning import PADDED, SM80_NONE, SM90_BIAS, STREAMK, TUNED  # noqa: E402
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
@@ -30,7 +30,7 @@ def runtime_test_configs() -> list[KernelConfig]:
 
 
 def gpu_test_configs() -> list[KernelConfig]:
-    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV]
+    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:
