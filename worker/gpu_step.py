@@ -153,9 +153,13 @@ class GpuTuningStep:
                 return final
             stderr = self.measurer.stderr_tail()
             if in_flight is None:
-                raise StepFailed(f"GPU measurement process failed: {stderr}", retryable=True)
+                why = (f"stalled for {self.measurer.stall_seconds:.0f} s" if self.measurer.stalled else
+                       f"failed: {stderr}")
+                raise StepFailed(f"GPU measurement process {why}", retryable=True)
             last = stderr.strip().splitlines()[-1] if stderr.strip() else self.measurer.returncode
-            crashed.setdefault(in_flight, f"crashed the CUDA context: {last}")
+            crashed.setdefault(in_flight, f"hung: nothing from it for {self.measurer.stall_seconds:.0f} s, so its "
+                                          f"measurement process was killed" if self.measurer.stalled
+                               else f"crashed the CUDA context: {last}")
             plan["skip"] = sorted({*plan["skip"], in_flight})  # re-measure the rest in a fresh process
         raise StepFailed("GPU measurement process kept crashing", retryable=True)
 

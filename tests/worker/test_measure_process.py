@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from service.specs import GemmSpec
+from worker.gpu_step import GpuTuningStep
 from worker.measure_process import MeasurementProcess
 
 
@@ -53,3 +55,29 @@ def test_an_abandoned_plan_does_not_bleed_into_the_next(tmp_path: Path) -> None:
     finally:
         m.close()
     assert after[0] == {"event": "start", "name": "a"} and _done(after)["plan"] == "next"  # type: ignore[index]
+
+
+def test_a_hung_kernel_is_killed_after_the_stall_limit_and_the_rest_measured(tmp_path: Path) -> None:
+    m = MeasurementProcess("0", tmp_path / "bench.log", module="tests.doubles.scripted_bench", stall_seconds=1.5)
+    try:
+        hung = list(m.events(_plan(tmp_path, "hang", hang_on="b")))  # b never finishes (the double sleeps 60 s)
+        assert _done(hung) is None and hung[-1] == {"event": "start", "name": "b"}
+        assert m.stalled and m.returncode is not None  # killed, not left running
+        rest = list(m.events(_plan(tmp_path, "rest", skip=["b"])))
+    finally:
+        m.close()
+    assert not m.stalled and _done(rest)["plan"] == "rest"  # type: ignore[index]
+
+
+def test_the_tuning_step_records_the_hung_candidate_and_measures_the_others(tmp_path: Path) -> None:
+    step = GpuTuningStep.__new__(GpuTuningStep)  # its measurement side only: no GPU, no compiler
+    step.measurer = MeasurementProcess("0", tmp_path / "bench.log", module="tests.doubles.scripted_bench",
+                                       stall_seconds=1.5)
+    candidates = [{"name": n} for n in ("fast", "hung_streamk", "slow")]
+    try:
+        results = step._measure(GemmSpec(m=64, n=64, k=64), candidates, tmp_path, lambda **_: None, 3, 3)
+    finally:
+        step.close()
+    assert results["candidates"]["fast"]["status"] == results["candidates"]["slow"]["status"] == "timed"
+    hung = results["candidates"]["hung_streamk"]
+    assert hung["status"] == "launch_failed" and hung["reason"].startswith("hung: nothing from it for 2 s")
