@@ -1,21 +1,19 @@
 #!/usr/bin/env bash
-# What is left to run on GPUs (written at the end of session 9). Session 9 added subtile stores in
-# flight to the TMA epilogue (session9_a.sh), recorded the H200's power-cap clock wander and moved
-# comparisons to ten interleaved turns (session9_b.sh), and re-ran the conv suite (0.992).
-# What a next session should measure once its code lands:
-#  1. res5.1x1c (1568x512x2048, 0.86x cuDNN): a wave problem (100 CTAs of 64x128 on 132 SMs).
-#     Time cooperative stream-K at a 64-deep K tile (128x64x64 and 128x128x64, 1x1 and 1x2
-#     clusters, CUTLASS's own DP+SK split) against the 100-CTA kernel, and find out whether the
-#     stream-K launch adds a workspace clear per launch (per-launch events would charge it).
-#  2. The same-config gap to nvjet on res3.1x1b / square.1024 (12-17% kernel time at Kiln's own
-#     tile): `ncu --set full --import-source yes` on `python -m bench.kernel_profile --only …`,
-#     one problem per run (command below), and compare stall reasons by source line.
-#  3. A full GEMM suite re-tune (`kiln bench gemm --limit 16`): its search is unchanged since
-#     session 6 (gemm_h200_20261129_session6_f.json), but its leaders are now re-timed in ten turns.
+# What is left to run on GPUs (written in session 10, which had no device time: its budget was
+# spent in session 9). Run these in order once the code lands:
+#  1. scripts/device/session10_a.sh: every GPU test, incl. test_streamk_zeroes_only_its_barriers
+#     (session 10 made the launcher zero only stream-K's barriers, meta[workspace_clear], instead of
+#     the whole workspace; it is NOT yet run on a GPU), then `kiln bench pairs --streamk` (stream-K
+#     vs the persistent scheduler at the same cooperative tiles on res5.1x1c, decode.m128/m64,
+#     square.1024). Cubins: KILN_DATA_DIR=$PWD/.fleet-data python scripts/device/prefill_gpu_tests.py
+#     and the pairs grid (bench.gemm_pairs.streamk_grid) compiled on the CPU host (~25 min on 2 cores).
+#  2. If stream-K now beats the 100-CTA kernel on res5.1x1c (12.1 µs vs cuDNN 10.5-10.9), refit the
+#     stream-K fix-up term (`python -m bench.ranking_fit`; its timings carried the old memset) and
+#     re-run the conv suite (session9_d.sh's last three commands): #5's conv-alone target is 0.995.
+#  3. The same-config gap to nvjet on res3.1x1b / square.1024: ncu below, one problem per run.
+#  4. A full GEMM suite re-tune (`kiln bench gemm --limit 16`) for #4.
 # Recipe: source scripts/device/prelude.sh; carry .whl and .devcarry (suite.json, commit, cache.txz);
-# compile on the CPU host (scripts/device/prefill_gpu_tests.py for the GPU tests, `kiln compile
-# --file` for suites) and end every run that compiles on the GPU host with return_new_cache: a
-# later call gets a fresh machine (session 9's run C recompiled what run B had not carried back).
+# end every run that compiles on the GPU host with return_new_cache.
 set -u
 source scripts/device/prelude.sh
 timeout 400 /usr/local/cuda/bin/ncu --nvtx --nvtx-include "kiln_profile/" --clock-control none --set full \
