@@ -12,9 +12,8 @@ from worker.kernels.config import Family, KernelConfig
 from worker.kernels.render import activation_of, tma_operands, waits_on_prior_grid
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
-               "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14, "workspace_clear": 15,
-               "tma": 16,
-               "tma_stride": 19}
+               "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14,
+               "workspace_clear": 15, "tma": 16, "tma_stride": 19}
 META_LEN = 16 + 19 * 4
 
 BUILDER_ARGS = {
