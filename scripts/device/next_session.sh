@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What is left to run on GPUs (written in session 10, which had no device time: its budget was
 # spent in session 9). Run these in order once the code lands:
-#  1. scripts/device/session10_a.sh: every GPU test, incl. test_streamk_zeroes_only_its_barriers
+#  1. scripts/device/session10_a.sh (carry: scripts/device/prepare_carry.sh): every GPU test, incl. test_streamk_zeroes_only_its_barriers
 #     (session 10 made the launcher zero only stream-K's barriers, meta[workspace_clear], instead of
 #     the whole workspace; it is NOT yet run on a GPU), then `kiln bench pairs --streamk` (stream-K
 #     vs the persistent scheduler at the same cooperative tiles on res5.1x1c, decode.m128/m64,

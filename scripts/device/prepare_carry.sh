@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds what a device run carries (`carry: [".whl", ".devcarry"]`; both git-ignored):
+#   .whl/       cp312 manylinux wheels of what the GPU host's Python lacks (it has torch,
+#               cuda-python, jinja2, httpx, numpy and no internet); prelude.sh installs them
+#   .devcarry/  suite.json (from ../shared, or $KILN_SUITE), conv_problems.json (the suite's convs as
+#               `kiln compile --file` problems), commit (for the results' provenance) and cache.txz
+#               (the CPU host's compile cache, $KILN_DATA_DIR or ./.fleet-data, so the run spends its
+#               minutes on the GPU; prelude.sh unpacks it, return_new_cache sends back what it added)
+# Usage: bash scripts/device/prepare_carry.sh   (after compiling what the run needs, e.g.
+#   KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/prefill_gpu_tests.py)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PY=${PY:-.venv/bin/python}
+if [ ! -d .whl ] || [ -z "$(ls .whl 2>/dev/null)" ]; then
+  "$PY" -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp --no-deps -d .whl \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64 \
+    pydantic==2.13.4 pydantic-core==2.46.4 annotated-types typing-inspection pydantic-settings python-dotenv \
+    nvidia-cutlass==4.2.0.0 nvidia-cuda-crt==13.0.88 nvidia-cuda-cccl==13.0.85 nvidia-cuda-runtime==13.0.96 \
+    fastapi starlette sqlalchemy alembic mako uvicorn prometheus-client annotated-doc python-multipart \
+    opentelemetry-api importlib-metadata pgserver psycopg psycopg-binary
+fi
+mkdir -p .devcarry
+cp "${KILN_SUITE:-../shared/bench/suite.json}" .devcarry/suite.json
+git rev-parse --short HEAD > .devcarry/commit
+DATA=${KILN_DATA_DIR:-$PWD/.fleet-data} "$PY" - <<'PY'
+import json, os, tarfile
+from pathlib import Path
+
+suite = json.loads(Path(".devcarry/suite.json").read_text())
+convs = [{**{k: v for k, v in e.items() if k != "name"}, "op": "conv2d"} for e in suite.get("conv2d", [])]
+Path(".devcarry/conv_problems.json").write_text(json.dumps(convs))
+data = Path(os.environ["DATA"])
+count = 0
+with tarfile.open(".devcarry/cache.txz", "w:xz") as tar:
+    for root, dirs, files in os.walk(data / "compile-cache"):
+        dirs[:] = [d for d in dirs if d not in ("pch", "locks")]  # host-specific, rebuilt there
+        for name in files:
+            if not name.endswith((".lock", ".tmp")):
+                full = Path(root) / name
+                tar.add(full, arcname=str(full.relative_to(data)))
+                count += 1
+print(f"{len(convs)} conv problems, {count} cache files, "
+      f"cache.txz {Path('.devcarry/cache.txz').stat().st_size / 1e6:.1f} MB, commit {Path('.devcarry/commit').read_text().strip()}")
+PY
