@@ -23,7 +23,14 @@ from bench.common import device_provenance, save_result
 from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune
@@ -136,7 +143,8 @@ def stores_grid(epilogue: str, tile: tuple[int, int, int], schedule: Schedule, c
 # Stream-K against the persistent scheduler at the same tile, where waves leave SMs idle (session 9
 # found its launches clearing the whole workspace, partial tiles included; now only the barriers):
 # each shape under cooperative 128-row tiles at K depth 64 and 128, 1x1 and 1x2 clusters, the
-# persistent kernel, stream-K's own data-parallel + stream-K split, and stream-K told to split K in 2.
+# persistent kernel, stream-K as CUTLASS's heuristic runs it (data-parallel for res5.1x1c and
+# square.1024: worker/kernels/streamk.py), stream-K forced, and stream-K told to split K in 2.
 STREAMK = {"r50.res5.1x1c.gemm": (1568, 512, 2048, "bias_relu"),  # 104 tiles of 128x64 for 132 SMs
            "decode.m128": (128, 4096, 11008, "none"),
            "decode.m64": (64, 11008, 4096, "none"),
@@ -150,9 +158,13 @@ def streamk_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
                             tile_scheduler=sched)
                for tile, cluster, sched in itertools.product(STREAMK_TILES, ((1, 1), (1, 2)),
                                                              (TileScheduler.persistent, TileScheduler.streamk))]
-    legal = _legal(configs, GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue))))
-    return [v for c in legal for v in ((c, replace(c, split_k=2)) if c.tile_scheduler is TileScheduler.streamk
-                                       else (c,))]
+    problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)))
+    # a stream-K cubin is in if either decomposition passes the rules (the degenerate one is timed too)
+    forced = [replace(c, decomposition=Decomposition.streamk) for c in configs]
+    legal = {c.compiled for c in _legal(configs, problem) + _legal(forced, problem)}
+    return [v for c in configs if c in legal
+            for v in ((c, replace(c, decomposition=Decomposition.streamk), replace(c, split_k=2))
+                      if c.tile_scheduler is TileScheduler.streamk else (c,))]
 
 
 def grid(epilogue: str) -> list[KernelConfig]:

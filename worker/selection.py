@@ -10,11 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from service.specs import Conv2dSpec, GemmSpec
-from worker.kernels.config import Family, KernelConfig, Raster, TileScheduler
+from worker.kernels.config import Decomposition, Family, KernelConfig, Raster, TileScheduler
 from worker.kernels.conv_problem import ConvProblem
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import PruneReport, parallel_split_divides_k, prune, split_k_worthwhile
+from worker.kernels.prune import (
+    PruneReport,
+    parallel_split_divides_k,
+    prune,
+    split_k_worthwhile,
+    streamk_runs_as_asked,
+)
 from worker.kernels.prune_conv import prune_conv
 from worker.kernels.space import full_conv_space, full_space
 
@@ -28,8 +34,8 @@ class Selection:
 
 def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | None = None,
                             hw: Hardware | None = None) -> list[KernelConfig]:
-    """Raster order, swizzle and the split count (stream-K's, parallel split-K's) are launch
-    arguments of the same sm90 cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
+    """Raster order, swizzle, the split count (stream-K's, parallel split-K's) and stream-K's
+    decomposition are launch arguments of the same sm90 cubin, as the slice count is of a 2.x serial split-K cubin: trying them costs a few
     milliseconds of GPU time and no compile."""
     out: list[KernelConfig] = []
 
@@ -39,11 +45,21 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
         if problem is None or hw is None:
             return
         for splits in counts:
-            split = replace(cfg, split_k=splits)
+            split = replace(cfg, split_k=splits, decomposition=Decomposition.heuristic)
             run = problem.as_run_by(split)
             if (split not in out and split_k_worthwhile(split, run, hw) is None
-                    and parallel_split_divides_k(split, run, hw) is None):
+                    and parallel_split_divides_k(split, run, hw) is None
+                    and streamk_runs_as_asked(split, run, hw) is None):
                 out.append(split)
+
+    def add_forced_streamk(cfg: KernelConfig) -> None:
+        """The same cubin told to share tiles where CUTLASS's heuristic would not (a one-wave
+        problem whose tail is at least half a wave), when that is a different launch."""
+        if problem is None or hw is None:
+            return
+        forced = replace(cfg, split_k=1, decomposition=Decomposition.streamk)
+        if forced not in out and streamk_runs_as_asked(forced, problem.as_run_by(forced), hw) is None:
+            out.append(forced)
 
     for cfg in configs:
         out.append(cfg)
@@ -60,6 +76,7 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             add_splits(cfg, (2, 3, 4, 6, 8))  # a builder argument of the same cubin
         if cfg.tile_scheduler is TileScheduler.streamk:
             add_splits(cfg, (1, 2, 4))
+            add_forced_streamk(cfg)
     return out
 
 

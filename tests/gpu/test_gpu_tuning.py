@@ -14,8 +14,16 @@ import pytest
 from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
+from worker.kernels import streamk
 from worker.kernels.compiler import Compiler
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.runtime.launch_meta import plan_entry
 
 pytestmark = pytest.mark.gpu
@@ -23,9 +31,11 @@ pytestmark = pytest.mark.gpu
 SM90_BIAS = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (128, 128, 64),
                          schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.nosmem,
                          tile_scheduler=TileScheduler.persistent)
-# Stream-K (cooperative, TMA epilogue), and the same kernel told to split K in two through its scheduler.
+# Stream-K (cooperative, TMA epilogue) as CUTLASS's heuristic runs it, told to share tiles, and
+# told to split K in two through its scheduler (one cubin: these are launch arguments).
 STREAMK = replace(SM90_BIAS, tile=(128, 64, 64), epilogue_schedule=EpilogueSchedule.tma,
                   tile_scheduler=TileScheduler.streamk)
+STREAMK_FORCED = replace(STREAMK, decomposition=Decomposition.streamk)
 STREAMK_SPLIT = replace(STREAMK, split_k=2)
 SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
                          warp=(64, 64, 32), stages=4, swizzle=4)
@@ -34,7 +44,8 @@ SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col
 @pytest.fixture(scope="module")
 def cubins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
-    configs = {"sm90_tma": SM90_BIAS, "sm80_tensorop": SM80_NONE, "streamk": STREAMK, "streamk_split": STREAMK_SPLIT}
+    configs = {"sm90_tma": SM90_BIAS, "sm80_tensorop": SM80_NONE, "streamk": STREAMK, "streamk_forced": STREAMK_FORCED,
+               "streamk_split": STREAMK_SPLIT}
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(list(configs.values()), target_arch="sm_90a")
     entries = {}
     for key, o in zip(configs, outs, strict=True):
@@ -96,7 +107,14 @@ def test_same_kernel_timed_twice_within_3_percent(cubins: dict[str, dict]) -> No
     assert abs(first - second) / min(first, second) < 0.03, (first, second)
 
 
-@pytest.mark.parametrize("kind", ["streamk", "streamk_split"])
+# Each with problems its decomposition shares or splits (worker/kernels/streamk.py, checked against
+# CUTLASS on the CPU): 64 tiles, which CUTLASS's heuristic shares itself; res5.1x1c as a GEMM (104
+# tiles for 132 SMs) and 336 tiles (a 2.5-wave problem), which it would run data-parallel.
+STREAMK_CASES = {"streamk": [(128, 4096, 4096)], "streamk_forced": [(1568, 512, 2048), (2048, 1344, 2048)],
+                 "streamk_split": [(1568, 512, 2048)]}
+
+
+@pytest.mark.parametrize("kind", sorted(STREAMK_CASES))
 def test_streamk_zeroes_only_its_barriers(cubins: dict[str, dict], kind: str) -> None:
     """The launcher zeroes only the part of a stream-K workspace the kernel reads before it writes
     (the barriers after the partial tiles, as CUTLASS's initialize_workspace does): results stay
@@ -105,24 +123,19 @@ def test_streamk_zeroes_only_its_barriers(cubins: dict[str, dict], kind: str) ->
 
     from worker import gpu_bench
 
-    cleared_part = False
-    # 1568x512x2048 (res5.1x1c as a GEMM: 104 tiles for 132 SMs) and 2048x1344x2048 (336 tiles: a
-    # partial third wave) are the shapes stream-K is for.
-    for m, n, k in ((1568, 512, 2048), (2048, 1344, 2048)):
+    cfg = KernelConfig.from_dict(cubins[kind]["config"])
+    for m, n, k in STREAMK_CASES[kind]:
+        assert streamk.plan(cfg, m, n, k, 132).mode != "data_parallel"
         prob = _problem("bias", m, n, k)
         c = _candidate(cubins[kind], prob)
         ok, reason, _ = gpu_bench.verify(c, prob)
         assert ok, reason
         prepared = c.prepared({"m": m, "n": n, "k": k})
-        assert 0 <= prepared.workspace_clear <= prepared.workspace_bytes
-        if prepared.workspace_bytes:
-            assert c.workspace is not None
-            cleared_part |= 0 < prepared.workspace_clear < prepared.workspace_bytes
-            c.workspace.fill_(0xFF)  # partials and barriers alike: NaN floats, barriers far from 0
-            torch.cuda.synchronize()
-            ok, reason, _ = gpu_bench.verify(c, prob)  # each shape's barriers zeroed, the partials not
-            assert ok, f"with a dirty workspace: {reason}"
-    assert cleared_part, "no shape ran with a stream-K workspace that has partial tiles"
+        assert 0 < prepared.workspace_clear < prepared.workspace_bytes and c.workspace is not None
+        c.workspace.fill_(0xFF)  # partials and barriers alike: NaN floats, barriers far from 0
+        torch.cuda.synchronize()
+        ok, reason, _ = gpu_bench.verify(c, prob)  # each shape's barriers zeroed, the partials not
+        assert ok, f"with a dirty workspace: {reason}"
 
 
 PADDED = replace(SM90_BIAS, epilogue_schedule=EpilogueSchedule.tma, pad_kn=8)  # N=777 zero-padded to 784

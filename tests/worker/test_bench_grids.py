@@ -3,8 +3,10 @@ correlation `bench.ranking_fit` fits the ranking model with: CPU only."""
 
 from __future__ import annotations
 
-from bench.gemm_pairs import decode_grid, grid, ktile_grid
-from worker.kernels.config import TileScheduler
+from dataclasses import replace
+
+from bench.gemm_pairs import decode_grid, grid, ktile_grid, streamk_grid
+from worker.kernels.config import Decomposition, TileScheduler
 
 
 def test_decode_grid_is_cublas_tile_under_every_cluster_and_epilogue_with_launch_time_splits() -> None:
@@ -46,3 +48,14 @@ def test_ksweep_times_each_shapes_winning_tile_alone() -> None:
     for _, tile, schedule in KSWEEP.values():
         [cfg] = ksweep_grid(tile, schedule)
         assert cfg.tile == tile and cfg.schedule is schedule and cfg.cluster == (1, 2)
+
+
+def test_streamk_grid_times_each_stream_k_cubin_three_ways_beside_its_persistent_twins() -> None:
+    configs = streamk_grid(1568, 512, 2048, "bias_relu")  # r50.res5.1x1c as a GEMM
+    sk = [c for c in configs if c.tile_scheduler is TileScheduler.streamk]
+    assert sk and all({(v.decomposition, v.split_k) for v in sk if v.compiled == c.compiled}
+                      == {(Decomposition.heuristic, 1), (Decomposition.streamk, 1), (Decomposition.heuristic, 2)}
+                      for c in sk)
+    # the persistent twin wherever the rules keep it (fills_the_gpu drops 128x128: 52 tiles)
+    twins = {c.tile for c in sk if replace(c.compiled, tile_scheduler=TileScheduler.persistent) in configs}
+    assert twins == {(128, 64, 64), (128, 64, 128)}

@@ -10,7 +10,14 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels import prune as P
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.space import full_space
@@ -21,10 +28,14 @@ BIG = GemmProblem.from_spec(GemmSpec(m=8192, n=8192, k=8192))
 SMALL = GemmProblem.from_spec(GemmSpec(m=1024, n=1024, k=1024))
 DECODE = GemmProblem.from_spec(GemmSpec(m=16, n=4096, k=4096))
 ODD_N = GemmProblem.from_spec(GemmSpec(m=1024, n=777, k=512))
+RES5 = GemmProblem.from_spec(GemmSpec(m=1568, n=512, k=2048))  # r50.res5.1x1c: 104 tiles of 128x64 on 132 SMs
+M128 = GemmProblem.from_spec(GemmSpec(m=128, n=4096, k=11008))  # 64 tiles of 128x64: CUTLASS shares them itself
 C90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 64),
                    schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
 C80 = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
                    warp=(64, 64, 32), stages=3, swizzle=8)
+
+SK64 = replace(C90, tile=(128, 64, 128), cluster=(1, 2), tile_scheduler=TileScheduler.streamk)
 
 CASES = [
     (P.smem_capacity, C80, replace(C80, tile=(256, 256, 64), warp=(64, 64, 64), stages=6), BIG, H),
@@ -51,6 +62,8 @@ CASES = [
      replace(C90, split_k_mode="parallel", split_k=3), DECODE, H),  # 4096 = 4 x 1024; 3 does not divide it
     (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
      GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
+    (P.streamk_runs_as_asked, replace(SK64, decomposition=Decomposition.streamk), SK64, RES5, H),  # heuristic: DP
+    (P.streamk_runs_as_asked, SK64, replace(SK64, decomposition=Decomposition.streamk), M128, H),  # forced = heuristic
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
     (P.epilogue_supported, replace(C90, epilogue=Epilogue.bias_residual_add),
      replace(C80, epilogue=Epilogue.bias_residual_add), BIG, H),

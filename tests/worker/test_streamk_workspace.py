@@ -5,7 +5,11 @@ stream-K kernels with the whole workspace dirtied between launches.)"""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,8 +17,18 @@ import pytest
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
-from worker.kernels.render import render
+from worker.kernels import streamk
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Raster,
+    Schedule,
+    TileScheduler,
+)
+from worker.kernels.nvrtc import include_dirs
+from worker.kernels.render import _env, render
 from worker.runtime import driver_launch, launcher
 from worker.runtime.launch_meta import META_FIELDS, launch_meta
 
@@ -25,7 +39,7 @@ PERSISTENT = replace(STREAM_K, tile_scheduler=TileScheduler.persistent)
 
 
 def test_only_stream_k_builders_report_where_the_zeroed_part_starts() -> None:
-    assert "kMetaWorkspaceClear] =" in render(STREAM_K)
+    assert "kMetaWorkspaceClear] =" in render(STREAM_K) and "kiln_streamk_barrier_offset(" in render(STREAM_K)
     assert "kMetaWorkspaceClear] =" not in render(PERSISTENT)  # 0: the whole workspace, as before
     assert META_FIELDS["workspace_clear"] == 15 and "meta[workspace_clear]" in launch_meta(STREAM_K)["workspace"]
 
@@ -48,3 +62,57 @@ def test_the_launcher_zeroes_the_workspace_from_the_reported_offset(monkeypatch:
                                        workspace_bytes=4096, workspace_clear=clear)
     kernel.launch_args(prepared, SimpleNamespace(address=0), stream=0, workspace=0x1000)  # type: ignore[arg-type]
     assert memsets == [expected]
+
+
+@pytest.fixture(scope="module")
+def cutlass_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """tests/worker/streamk_offsets.cpp, compiled for the host with CUTLASS's own headers and Kiln's
+    templates/streamk_workspace.cuh.j2, run: one row per (problem, tile, cluster, split count,
+    raster, swizzle, decomposition) with what CUTLASS's scheduler chose and its workspace ranges."""
+    if shutil.which("g++") is None:
+        pytest.skip("needs a host C++ compiler")
+    tmp = tmp_path_factory.mktemp("streamk")
+    (tmp / "streamk_workspace.h").write_text("#pragma once\n" + _env().get_template("streamk_workspace.cuh.j2").render())
+    exe = tmp / "streamk_offsets"
+    source = Path(__file__).with_name("streamk_offsets.cpp")
+    subprocess.run(["g++", "-std=c++17", "-w", "-O1", f"-I{tmp}", *(f"-I{d}" for d in include_dirs()),
+                    str(source), "-o", str(exe)], check=True, capture_output=True, timeout=300)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_the_builders_barrier_offset_is_where_cutlass_clears(cutlass_rows: list[dict[str, Any]]) -> None:
+    """The builder's offset equals the size of the partial tiles that CUTLASS's initialize_workspace
+    skips, wherever stream-K has barriers: 10 problems x 5 tiles x 3 clusters x (3 split counts and
+    forced stream-K) x 3 rasters x 2 swizzles, data-parallel, stream-K and split-K among them."""
+    assert len(cutlass_rows) == 10 * 5 * 3 * 4 * 3 * 2
+    with_barriers = [r for r in cutlass_rows if r["cutlass_barrier_bytes"]]
+    wrong = [r for r in with_barriers if r["kiln_barrier_offset"] != r["cutlass_reduction_bytes"]]
+    assert not wrong, wrong[:3]
+    assert {r["splits"] for r in with_barriers} == {1, 2, 4} and any(r["forced"] for r in with_barriers)
+    assert any(not r["cutlass_barrier_bytes"] for r in cutlass_rows)
+
+
+RASTERS = {0: Raster.heuristic, 1: Raster.along_m, 2: Raster.along_n}  # CUTLASS's RasterOrderOptions
+
+
+def test_the_ranking_models_decomposition_is_cutlasss(cutlass_rows: list[dict[str, Any]]) -> None:
+    """worker/kernels/streamk.py predicts, for every row, the decomposition CUTLASS's scheduler chose
+    (data-parallel, split-K and its slices, stream-K and its shared tiles and units)."""
+    wrong = []
+    for r in cutlass_rows:
+        cfg = replace(STREAM_K, tile=tuple(r["tile"]), cluster=tuple(r["cluster"]), raster=RASTERS[r["raster"]],
+                      max_swizzle=r["swizzle"], split_k=r["splits"],
+                      decomposition=Decomposition.streamk if r["forced"] else Decomposition.heuristic)
+        got = streamk.plan(cfg, r["m"], r["n"], r["k"], 132)
+        mode = "split_k" if r["split_divisor"] > 1 else "stream_k" if r["sk_tiles"] else "data_parallel"
+        same = got.mode == mode and (mode != "stream_k" or (got.sk_tiles, got.sk_units) == (r["sk_tiles"], r["sk_units"]))
+        if not same or (mode == "split_k" and got.splits != r["split_divisor"]):
+            wrong.append((r, got))
+    assert not wrong, wrong[:3]
+    # CUTLASS's heuristic turned stream-K down for one-wave problems whose tail is at least half a
+    # wave, e.g. res5.1x1c (1568x512x2048, 104 tiles of 128x64): forced, every SM shares its tiles.
+    res5 = replace(STREAM_K, tile=(128, 64, 128), cluster=(1, 2))
+    assert streamk.plan(res5, 1568, 512, 2048, 132).mode == "data_parallel"
+    forced = streamk.plan(replace(res5, decomposition=Decomposition.streamk), 1568, 512, 2048, 132)
+    assert (forced.mode, forced.sk_tiles, forced.sk_units) == ("stream_k", 104, 132)

@@ -56,6 +56,15 @@ class Raster(StrEnum):
     along_n = "along_n"
 
 
+class Decomposition(StrEnum):
+    """How a stream-K kernel divides the work (a launch argument). `heuristic` is CUTLASS's own
+    choice, which runs a problem data-parallel when its last wave is at least half full;
+    `streamk` always shares tiles' K iterations out over the SMs (worker/kernels/streamk.py)."""
+
+    heuristic = "heuristic"
+    streamk = "streamk"
+
+
 Triple = tuple[int, int, int]
 Pair = tuple[int, int]
 
@@ -89,16 +98,18 @@ class KernelConfig:
     raster: Raster = Raster.heuristic
     max_swizzle: int = 1
     split_k: int = 1
+    decomposition: Decomposition = Decomposition.heuristic  # stream-K kernels only
     pad_c: int = 0  # conv: the client pads channels to a multiple of this (0: no padding)
     s2d: int = 0  # conv: the client folds the input space-to-depth by this block first (0: no)
     pad_kn: int = 0  # GEMM: the client zero-pads K and N to a multiple of this (0: no padding)
 
-    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "pad_c", "pad_kn", "s2d")
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "decomposition", "pad_c", "pad_kn", "s2d")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
-        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, pad_c=0, pad_kn=0, s2d=0)
+        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, decomposition=Decomposition.heuristic,
+                       pad_c=0, pad_kn=0, s2d=0)
 
     @property
     def padding(self) -> int:
@@ -146,6 +157,8 @@ class KernelConfig:
             suffix += f"_r{self.raster.value[-1]}{self.max_swizzle}"
         if self.split_k != 1:
             suffix += f"_k{self.split_k}"
+        if self.decomposition is not Decomposition.heuristic:
+            suffix += f"_d{self.decomposition.value}"
         if self.s2d:
             suffix += f"_s2d{self.s2d}"
         if self.pad_c:
@@ -184,7 +197,7 @@ class KernelConfig:
         conv: dict[str, Any] = {}
         enums = {"family": Family, "dtype": DType, "layout_a": Layout, "layout_b": Layout, "epilogue": Epilogue,
                  "schedule": Schedule, "epilogue_schedule": EpilogueSchedule, "tile_scheduler": TileScheduler,
-                 "raster": Raster, "conv_iterator": ConvIterator}
+                 "raster": Raster, "decomposition": Decomposition, "conv_iterator": ConvIterator}
         for key, value in data.items():
             if key in enums:
                 conv[key] = enums[key](value)

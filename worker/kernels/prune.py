@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels import streamk
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
 
@@ -181,6 +189,23 @@ def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | 
     return None
 
 
+def streamk_runs_as_asked(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """A stream-K launch that CUTLASS's scheduler would run data-parallel is the persistent kernel
+    plus the stream-K scheduler's overhead (res5.1x1c's 128x64x128: 14.3 against 13.8 µs on the H200,
+    conv2d_h200_20261130_session9_d.json), and forcing stream-K where the heuristic already chose
+    it is the same launch twice (worker/kernels/streamk.py says which is which)."""
+    if cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk or cfg.split_k > 1:
+        return None
+    plan = streamk.plan(cfg, p.m, p.n, p.k, hw.sm_count)
+    if plan.mode == "data_parallel":
+        return "CUTLASS would run it data-parallel" if cfg.decomposition is Decomposition.heuristic else \
+            "too little K to share: it would run data-parallel"
+    if cfg.decomposition is Decomposition.streamk and \
+            streamk.plan(replace(cfg, decomposition=Decomposition.heuristic), p.m, p.n, p.k, hw.sm_count) == plan:
+        return "CUTLASS's heuristic already shares these tiles"
+    return None
+
+
 def pingpong_without_streamk(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """CUTLASS's ping-pong kernel does not support the stream-K scheduler (static assertion)."""
     if cfg.schedule is Schedule.pingpong and cfg.tile_scheduler is TileScheduler.streamk:
@@ -259,7 +284,7 @@ def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
 RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
-    parallel_split_divides_k, streamk_for_tails,
+    parallel_split_divides_k, streamk_for_tails, streamk_runs_as_asked,
     pingpong_without_streamk, cluster_useful, wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
 ]
@@ -295,11 +320,20 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     """
     tm, tn, _ = cfg.tile
     tiles = _tiles(cfg, p)
+    shared = cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1
+    fixup = streamk_fixup_seconds(cfg, tiles, hw)
+    if shared and cfg.family is Family.sm90_tma:
+        # what CUTLASS's scheduler will actually do with it: share tiles, split K, or neither
+        plan = streamk.plan(cfg, p.m, p.n, p.k, hw.sm_count)
+        if plan.mode == "split_k":
+            cfg = replace(cfg, split_k=plan.splits)
+        shared = plan.mode == "stream_k"
+        fixup = 0.0 if plan.mode == "data_parallel" else streamk_fixup_seconds(cfg, tiles, hw)
     units = tiles * cfg.split_k
     intensity = (tm * tn) / (tm + tn)
     speed = family_speed(cfg) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
-    if cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1:
+    if shared:
         waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
         busy = hw.sm_count  # stream-K keeps every SM streaming, however few the tiles
     else:
@@ -310,7 +344,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     if cfg.split_k > 1:
         traffic += 4 * p.m * p.n * cfg.split_k * 2  # fp32 partials written and read back
     memory = traffic / (DRAM_BYTES_PER_S * min(1.0, busy / (0.8 * hw.sm_count)))
-    cost = max(compute, memory) + 0.1 * min(compute, memory) + streamk_fixup_seconds(cfg, tiles, hw)
+    cost = max(compute, memory) + 0.1 * min(compute, memory) + fixup
     if cfg.split_k > 1:
         cost *= 1.05  # the reduction's extra launch or semaphore wait
     if cfg.split_k_mode == "parallel":

@@ -13,6 +13,7 @@ from dataclasses import replace
 from service.specs.gemm import Layout
 from worker.kernels.config import (
     ConvIterator,
+    Decomposition,
     EpilogueSchedule,
     Family,
     KernelConfig,
@@ -94,17 +95,19 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
-                        splits: tuple[tuple[str, int], ...] = (("none", 1),)
-                        if sched is TileScheduler.streamk:
-                            splits = (("none", 1), ("none", 2), ("none", 4))
-                        elif epi is EpilogueSchedule.nosmem:
-                            splits = (("none", 1), ("parallel", 2))  # the slice count is a launch argument
-                        for mode, split_k in splits:
+                        heuristic, forced = Decomposition.heuristic, Decomposition.streamk
+                        splits: tuple[tuple[str, int, Decomposition], ...] = (("none", 1, heuristic),)
+                        if sched is TileScheduler.streamk:  # CUTLASS's choice, stream-K forced, split-K
+                            splits = (("none", 1, heuristic), ("none", 1, forced), ("none", 2, heuristic),
+                                      ("none", 4, heuristic))
+                        elif epi is EpilogueSchedule.nosmem:  # the slice count is a launch argument
+                            splits = (("none", 1, heuristic), ("parallel", 2, heuristic))
+                        for mode, split_k, decomposition in splits:
                             cfg = KernelConfig(
                                 family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                                 epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster,
                                 schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
-                                split_k_mode=mode, pad_kn=pad_kn, swap_ab=swap_ab,
+                                split_k_mode=mode, decomposition=decomposition, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
                             yield from with_epilogue_twins(cfg)
 

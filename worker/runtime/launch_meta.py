@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from worker.kernels.config import Family, KernelConfig
+from worker.kernels.config import Family, KernelConfig, TileScheduler
 from worker.kernels.render import activation_of, tma_operands, waits_on_prior_grid
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
@@ -20,8 +20,8 @@ BUILDER_ARGS = {
     Family.sm80_tensorop: ["M:i32", "N:i32", "K:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32",
                            "beta:f32", "sm_count:i32", "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
     Family.sm90_tma: ["M:i32", "N:i32", "K:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32",
-                      "beta:f32", "sm_count:i32", "raster:i32", "max_swizzle:i32", "splits:i32", "workspace:ptr",
-                      "params_out:ptr", "meta_out:ptr"],
+                      "beta:f32", "sm_count:i32", "raster:i32", "max_swizzle:i32", "splits:i32", "decomposition:i32",
+                      "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
     Family.sm80_conv_fprop: ["n:i32", "h:i32", "w:i32", "c:i32", "k:i32", "r:i32", "s:i32", "p:i32", "q:i32",
                              "pad_h:i32", "pad_w:i32", "stride_h:i32", "stride_w:i32", "dilation_h:i32",
                              "dilation_w:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32", "beta:f32",
@@ -33,7 +33,6 @@ BUILDER_ARGS[Family.sm90_conv_fprop] = [
     *BUILDER_ARGS[Family.sm80_conv_fprop][22:]]
 ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop",
          Family.sm90_conv_fprop: "kiln_conv2d_fprop"}
-RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
 
 
 def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, Any]:
@@ -67,7 +66,9 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "epilogue": {"name": cfg.epilogue.value, "bias": parts.bias, "residual": parts.residual,
                      "activation": activation_of(cfg.epilogue).value,
                      "formula": "D = act(alpha*A@B + bias + beta*C)" if parts.residual else "D = act(alpha*A@B + bias)"},
-        "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k},
+        "runtime": {"raster": cfg.raster.value, "max_swizzle": cfg.max_swizzle, "split_k": cfg.split_k,
+                    **({"decomposition": cfg.decomposition.value} if cfg.tile_scheduler is TileScheduler.streamk
+                       else {})},
         **({"reduce": {
             "entry": "kiln_splitk_reduce",
             "rule": "after the entry, on the same stream: launch this kernel with meta[reduce_grid] x "

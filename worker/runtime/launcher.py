@@ -27,6 +27,9 @@ PDL_ALLOWED = os.environ.get("KILN_PDL", "1") != "0"
 SENTINEL_BASE = 0x0000_5A00_0000_0000
 SENTINEL_SPAN = 1 << 36  # 64 GiB between sentinels: room for derived pointers (workspace regions)
 POINTERS = ("A", "B", "C", "D", "bias", "workspace")
+# The builder's integer codes for the contract's runtime values (templates/gemm_sm90.cu.j2)
+RASTER_CODE = {"heuristic": 0, "along_m": 1, "along_n": 2}
+DECOMPOSITION_CODE = {"heuristic": 0, "streamk": 1}  # stream-K kernels: CUTLASS's choice, or stream-K forced
 SENTINELS = {name: SENTINEL_BASE + (i + 1) * SENTINEL_SPAN for i, name in enumerate(POINTERS)}
 
 
@@ -210,7 +213,8 @@ class LoadedKernel:
         rt = {**self.launch["runtime"], **(runtime or {})}
         values = {"M": m, "N": n, "K": k, **(dims or {}), "alpha": alpha, "beta": beta, "sm_count": sm_count,
                   "split_k": rt.get("split_k", 1), "splits": rt.get("split_k", 1),
-                  "raster": {"heuristic": 0, "along_m": 1, "along_n": 2}[rt.get("raster", "heuristic")],
+                  "raster": RASTER_CODE[rt.get("raster", "heuristic")],
+                  "decomposition": DECOMPOSITION_CODE[rt.get("decomposition", "heuristic")],
                   "max_swizzle": rt.get("max_swizzle", 1), "params_out": scratch, "meta_out": scratch + 32768,
                   **SENTINELS}
         args = _kernel_args(self.launch["builder_args"], values)
