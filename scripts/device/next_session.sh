@@ -3,9 +3,10 @@
 # spent in session 9). Run these in order once the code lands:
 #  1. scripts/device/session10_a.sh (carry: scripts/device/prepare_carry.sh): every GPU test, incl. test_streamk_zeroes_only_its_barriers
 #     (session 10 made the launcher zero only stream-K's barriers, meta[workspace_clear], instead of
-#     the whole workspace; it is NOT yet run on a GPU), then `kiln bench pairs --streamk` (stream-K
-#     vs the persistent scheduler at the same cooperative tiles on res5.1x1c, decode.m128/m64,
-#     square.1024). Cubins: KILN_DATA_DIR=$PWD/.fleet-data python scripts/device/prefill_gpu_tests.py
+#     the whole workspace; it is NOT yet run on a GPU; nor is decomposition=streamk, the launch
+#     argument that makes CUTLASS share tiles where its heuristic runs data-parallel), then
+#     `kiln bench pairs --streamk` (stream-K three ways vs the persistent scheduler at the same
+#     cooperative tiles on res5.1x1c, decode.m128/m64, square.1024). Cubins: KILN_DATA_DIR=$PWD/.fleet-data python scripts/device/prefill_gpu_tests.py
 #     and the pairs grid (bench.gemm_pairs.streamk_grid) compiled on the CPU host (~25 min on 2 cores).
 #  2. If stream-K now beats the 100-CTA kernel on res5.1x1c (12.1 µs vs cuDNN 10.5-10.9), refit the
 #     stream-K fix-up term (`python -m bench.ranking_fit`; its timings carried the old memset) and

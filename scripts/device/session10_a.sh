@@ -4,7 +4,9 @@
 #     cubins compiled on the CPU host (scripts/device/prefill_gpu_tests.py) and carried;
 #  2. `kiln bench pairs --streamk`: stream-K against the persistent scheduler at the same
 #     cooperative tiles on wave-limited shapes (res5.1x1c as a GEMM, decode.m128/m64, square.1024),
-#     each verified, then re-timed interleaved with cuBLAS.
+#     each stream-K cubin three ways (CUTLASS's heuristic, which runs res5.1x1c and square.1024
+#     data-parallel; decomposition=streamk; split-K 2), each verified, then re-timed interleaved
+#     with cuBLAS.
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
