@@ -116,3 +116,13 @@ def test_the_ranking_models_decomposition_is_cutlasss(cutlass_rows: list[dict[st
     assert streamk.plan(res5, 1568, 512, 2048, 132).mode == "data_parallel"
     forced = streamk.plan(replace(res5, decomposition=Decomposition.streamk), 1568, 512, 2048, 132)
     assert (forced.mode, forced.sk_tiles, forced.sk_units) == ("stream_k", 104, 132)
+
+
+def test_the_contract_says_how_runtime_values_become_builder_arguments() -> None:
+    values = launch_meta(STREAM_K)["builder_values"]
+    for name, code in launcher.DECOMPOSITION_CODE.items():
+        assert f"{name} {code}" in values["decomposition"]
+    for name, code in launcher.RASTER_CODE.items():
+        assert f"{name} {code}" in values["raster"]
+    assert launch_meta(replace(STREAM_K, decomposition=Decomposition.streamk))["runtime"]["decomposition"] == "streamk"
+    assert "decomposition" not in launch_meta(PERSISTENT)["runtime"]

@@ -31,6 +31,19 @@ BUILDER_ARGS = {
 BUILDER_ARGS[Family.sm90_conv_fprop] = [
     *BUILDER_ARGS[Family.sm80_conv_fprop][:22], "sm_count:i32", "raster:i32", "max_swizzle:i32",
     *BUILDER_ARGS[Family.sm80_conv_fprop][22:]]
+# Where the builder's non-operand arguments come from (worker/runtime/launcher.py: RASTER_CODE,
+# DECOMPOSITION_CODE hold the codes).
+BUILDER_VALUES = {
+    "sm_count": "the device's SM count",
+    "raster": "runtime.raster: heuristic 0, along_m 1, along_n 2",
+    "max_swizzle": "runtime.max_swizzle",
+    "splits": "runtime.split_k (split_k: the same)",
+    "decomposition": "runtime.decomposition: heuristic 0 (also when absent), streamk 1",
+    "A B C D bias workspace": "sentinel addresses while building (see pointer_slots), patched per call",
+    "params_out": "a device buffer of at least 32 KiB, where the builder writes Params",
+    "meta_out": "params_out + 32768: meta_len int64s, zeroed before the builder runs (a field a builder "
+                "does not write, e.g. workspace_clear in a cubin built before it existed, reads 0)",
+}
 ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop",
          Family.sm90_conv_fprop: "kiln_conv2d_fprop"}
 
@@ -43,6 +56,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "entry": ENTRY[cfg.family],
         "builder": "kiln_build_params",
         "builder_args": BUILDER_ARGS[cfg.family],
+        "builder_values": BUILDER_VALUES,
         "meta_len": META_LEN,
         "meta_fields": META_FIELDS,
         "tma_operands": tma_operands(cfg),
