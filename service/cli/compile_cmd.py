@@ -65,7 +65,7 @@ def compile_command(args: argparse.Namespace) -> int:
         console.print(f"{chosen.title}: space {report.total} → {report.survivors} after pruning → "
                       f"compiling the best {len(report.kept)}")
         for cfg in report.kept:
-            console.print(f"  {cfg.name}")
+            console.print(f"  {cfg.name}", soft_wrap=True)  # a name is an identifier: never wrapped
         kept += [cfg for cfg in report.kept if cfg not in kept]
     if args.explain:
         return 0
