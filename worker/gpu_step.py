@@ -80,7 +80,7 @@ class GpuTuningStep:
             raise StepFailed(f"no conv kernel fits this problem: {chosen.report.examples}", retryable=False)
         return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress)
 
-    def tune_configs(self, spec: GemmSpec, configs: list[KernelConfig], arch: str, progress: Progress) -> StepOutcome:
+    def tune_configs(self, spec: GemmSpec | Conv2dSpec, configs: list[KernelConfig], arch: str, progress: Progress) -> StepOutcome:
         """Verify and time exactly these configs: experiments that pit near neighbours (one
         template parameter apart) against each other, which the ranked, spread-out search seldom does."""
         report = PruneReport(total=len(configs), survivors=len(configs), kept=configs)

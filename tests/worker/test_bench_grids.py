@@ -59,3 +59,21 @@ def test_streamk_grid_times_each_stream_k_cubin_three_ways_beside_its_persistent
     # the persistent twin wherever the rules keep it (fills_the_gpu drops 128x128: 52 tiles)
     twins = {c.tile for c in sk if replace(c.compiled, tile_scheduler=TileScheduler.persistent) in configs}
     assert twins == {(128, 64, 64), (128, 64, 128)}
+
+
+def test_conv_pairs_grid_sets_two_and_three_ctas_per_sm_beside_the_one_cta_kind() -> None:
+    """cuDNN's res2.1x1a kernel is CUTLASS 2.x 256x64x32 with 4 warps of 64x64 and 4 stages (two CTAs
+    per SM); the grid has it, the 8-warp kind Kiln's search picked, and the session-9 winner."""
+    import json
+    from pathlib import Path
+
+    from bench.conv_pairs import LAYERS, session9_winner, sm80_grid
+    from service.specs.conv2d import Conv2dSpec
+
+    suite = Path(__file__).resolve().parents[2] / "bench" / "results" / "conv2d_h200_20261130_session9_d.json"
+    layers = {layer["name"]: layer["spec"] for layer in json.loads(suite.read_text())["layers"]}
+    spec = Conv2dSpec.model_validate(layers["r50.res2.1x1a"])
+    names = {c.name for c in sm80_grid(spec)}
+    assert "conv2d_fprop_sm80_f16_nhwc_optimized_t256x64x32_w64x64x32_s4_z4_a888_bias_relu" in names
+    assert "conv2d_fprop_sm80_f16_nhwc_optimized_t256x64x32_w32x64x32_s3_z4_a888_bias_relu" in names
+    assert all(session9_winner(name) is not None for name in LAYERS)

@@ -203,12 +203,14 @@ def test_decode_problems_keep_the_no_smem_epilogue_first() -> None:
 def test_swapped_and_plain_kernels_of_one_tile_are_picked_as_different_kernels() -> None:
     """decode.m128 (128x4096x11008): the swapped 128x128 stream-K kernel (32 tiles along N, the
     activations read by 32 blocks instead of 128) ties the plain one in the cost model. Grouped
-    together, it was only ever a second pick, and the search never timed it on the H200."""
+    together, it was only ever a second pick, and the search never timed it on the H200. (Timed since:
+    40-45 µs against 33 for 128x64 split 2, and a 32-tile grid's fix-up now ranks it out; the
+    128x64 kernels are picked both ways.)"""
     from worker.selection import select_gemm
 
     picked = select_gemm(GemmSpec(m=128, n=4096, k=11008), "sm_90a", H, 16).report.kept
-    plain = [c for c in picked if c.family is Family.sm90_tma and c.tile[:2] == (128, 128) and not c.swap_ab]
-    swapped = [c for c in picked if c.tile[:2] == (128, 128) and c.swap_ab]
+    plain = [c for c in picked if c.family is Family.sm90_tma and c.tile[:2] == (128, 64) and not c.swap_ab]
+    swapped = [c for c in picked if c.tile[:2] == (128, 64) and c.swap_ab]
     assert plain and swapped
 
 
@@ -222,6 +224,20 @@ def test_stream_k_pays_for_every_partial_tile_it_fixes_up() -> None:
     assert P.estimated_cost(split2, m128, H) < P.estimated_cost(wide, m128, H)
     assert P.streamk_fixup_seconds(C90, 32, H) == 0.0
     assert P.streamk_fixup_seconds(wide, 16, H) > 4 * P.streamk_fixup_seconds(split2, 64, H)
+
+
+def test_a_one_wave_grid_forced_to_share_tiles_ranks_behind_running_it_data_parallel() -> None:
+    """res5.1x1c as a GEMM (104 tiles of 128x64 for 132 SMs) on the H200: persistent 13.2 µs, the
+    stream-K cubin forced to share tiles 17.9 (gemm_pairs_h200_20261201_streamk.json). With 132/104
+    pieces per tile the model called sharing a 0.4 µs gain; every shared tile has two pieces at least."""
+    from worker.kernels.config import Decomposition
+
+    res5 = GemmProblem.from_spec(GemmSpec(m=1568, n=512, k=2048, epilogue=Epilogue.bias_relu))
+    persistent = replace(C90, tile=(128, 64, 64), schedule=Schedule.cooperative, cluster=(1, 2),
+                         epilogue=Epilogue.bias_relu)
+    forced = replace(persistent, tile_scheduler=TileScheduler.streamk, decomposition=Decomposition.streamk)
+    assert P.estimated_cost(persistent, res5, H) < P.estimated_cost(forced, res5, H)
+    assert P.streamk_fixup_seconds(forced, 104, H) == P.streamk_fixup_seconds(replace(forced, split_k=2), 104, H)
 
 
 def test_decode_searches_parallel_split_k_and_times_its_slice_counts() -> None:

@@ -420,13 +420,17 @@ def streamk_fixup_seconds(cfg: KernelConfig, tiles: int, hw: Hardware) -> float:
     partial tile before its epilogue, one after another and latency-bound (the H200 timed
     decode.m128's 128x256 stream-K at 68 µs, 128x64 split 2 at 38: the same bytes from DRAM, 8
     pieces per tile against 2). Pieces per tile: the split count, or however many SMs share a
-    tile when there are fewer tiles than SMs; on bigger grids only the tail wave's tiles are shared."""
+    tile when there are fewer tiles than SMs (rounded up, and never under two: a shared tile's
+    units start and end inside it, so every shared tile has at least two pieces; session 11 timed
+    res5.1x1c's 104 tiles of 128x64 forced to share 132 ways 4.5 µs slower than data-parallel, and
+    square.1024's 128 tiles 2.3 µs, `gemm_pairs_h200_20261201_streamk.json`, where 132/104 pieces
+    had the model call sharing a gain); on bigger grids only the tail wave's tiles are shared."""
     if cfg.tile_scheduler is not TileScheduler.streamk:
         return 0.0
     if cfg.split_k > 1:
         pieces = float(cfg.split_k)
     elif tiles < hw.sm_count:
-        pieces = hw.sm_count / tiles
+        pieces = max(2.0, math.ceil(hw.sm_count / tiles))
     else:
         pieces = 1.0 if tiles % hw.sm_count == 0 else 2.0
     tm, tn, _ = cfg.tile
