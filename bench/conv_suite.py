@@ -1,13 +1,16 @@
 """`kiln bench conv2d`: tune every Conv2d of the suite through the worker's own tuning step.
 
     python -m bench.conv_suite --suite ../shared/bench/suite.json [--only NAME ...] [--limit 8]
+    python -m bench.conv_suite --replay bench/results/conv2d_….json   # re-time those winners only
 
 Per layer: the winner (iterator, tile, channel padding), TFLOP/s, and in the same process cuDNN
 (torch, channels_last, cudnn.benchmark=True) for the conv alone, conv + the epilogue as torch ops
 (what eager users run) and cuDNN's own fused conv+bias+ReLU where torch exposes it; the ratios,
 the candidate funnel and the tuning time. Where the winner's contract has the client pad or fold
 the activation (stem convs), that boundary transform is timed too and a ratio including it is
-given. Writes bench/results/conv2d_<gpu>_<date>.json.
+given. `--replay` skips the search, as `kiln bench gemm --replay` does: each layer runs exactly
+the winner a stored result names (verified, timed beside cuDNN in the same run), to see what a
+template or runtime change did to the kernels Kiln ships. Writes bench/results/conv2d_<gpu>_<date>.json.
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ from worker.kernels.config import KernelConfig
 from worker.step import StepOutcome
 
 
-def tune_one(step: GpuTuningStep, entry: dict[str, Any]) -> dict[str, Any]:
+def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | None = None) -> dict[str, Any]:
     spec = Conv2dSpec.model_validate({k: v for k, v in entry.items() if k != "name"})
     counters: dict[str, Any] = {}
     t0 = time.monotonic()
-    out = step.tune_conv(spec, "sm_90a", lambda **kw: counters.update(kw))
+    if replay is not None:
+        out = step.tune_configs(spec, [replay], "sm_90a", lambda **kw: counters.update(kw))
+    else:
+        out = step.tune_conv(spec, "sm_90a", lambda **kw: counters.update(kw))
     seconds = time.monotonic() - t0
     lib = out.library_times_us
     kiln = out.kernel_time_us
@@ -97,15 +103,24 @@ def main() -> None:
     p.add_argument("--limit", type=int, default=8, help="compiled variants per layer")
     p.add_argument("--gpu", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="write the JSON here instead of bench/results/")
+    p.add_argument("--replay", type=Path, default=None,
+                   help="a stored conv2d result: re-time each layer's recorded winner instead of searching")
     args = p.parse_args()
     suite = json.loads(args.suite.read_text())["conv2d"]
     if args.only:
         suite = [c for c in suite if c["name"] in args.only]
     step = GpuTuningStep(args.gpu, limit=args.limit, jobs=os.cpu_count())
+    winners = ({r["name"]: KernelConfig.from_dict(r["winner"]) for r in json.loads(args.replay.read_text())["layers"]
+                if r.get("winner")} if args.replay else {})
+    if args.replay:  # one parallel compile batch (each layer's tune call then hits the cache)
+        suite = [c for c in suite if c["name"] in winners]
+        step.compiler.compile_all([winners[c["name"]] for c in suite], target_arch="sm_90a")
     rows = []
     for entry in suite:
-        rows.append(tune_one(step, entry))
+        rows.append(tune_one(step, entry, winners.get(entry["name"])))
         r = rows[-1]
+        if args.replay:
+            r["replayed_from"] = str(args.replay)
         if args.out:  # after every layer, so a run cut short still leaves its numbers
             args.out.write_text(json.dumps({"partial": True, "layers": rows}, indent=1, default=str))
         print(json.dumps({k: r[k] for k in ("name", "kiln_tflops", "ratio_conv_only_over_kiln", "ratio_unfused_over_kiln",

@@ -11,7 +11,7 @@ from functools import lru_cache
 from importlib import metadata
 
 # Bump when templates, pruning or launch conventions change in a way that invalidates cached kernels.
-KERNEL_GENERATOR_VERSION = "1"
+KERNEL_GENERATOR_VERSION = "2"  # 2: sm90 epilogues without a residual drop the beta * C term
 
 # The versions pyproject.toml pins for the `compile` extra: what a worker built from this tree uses.
 PINNED_CUTLASS = "4.2.0.0"

@@ -101,3 +101,28 @@ def test_more_stores_in_flight_leave_the_mainloop_fewer_stages() -> None:
     hw = hardware_for("sm_90a")
     stages = [sm90_pipeline_stages(_store_bound_winner(epilogue_store_stages=s), hw) for s in (0, 4, 8)]
     assert stages == [4, 4, 3]  # 48 KB a stage; 8 KB a 128x32 subtile store buffer
+
+
+def test_epilogues_without_a_residual_leave_out_the_beta_term() -> None:
+    """CUTLASS's LinComb fusions evaluate beta * C even with C void (one FFMA per output element
+    that cannot fold, session 12's profile); Kiln's own trees have no such node."""
+    plain = render(_store_bound_winner(epilogue=Epilogue.none))
+    assert "kiln_fusion::ScaledAccEltAct<cutlass::epilogue::thread::Identity, Element, float>" in plain
+    assert "LinComb" not in plain.split("namespace cutlass::epilogue::fusion {")[-1]
+    assert "args.epilogue.thread.beta" not in plain and "args.epilogue.ptr_C = nullptr;" in plain
+    biased = render(_store_bound_winner())
+    assert "kiln_fusion::ScaledAccBiasEltAct<\n    cutlass::epilogue::thread::Identity, Element, float, Element, false>" in biased
+    assert "args.epilogue.thread.bias_ptr = bias;" in biased
+
+
+def test_swapped_operands_take_the_bias_along_the_kernel_rows() -> None:
+    swapped = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (64, 16, 128),
+                           schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
+                           tile_scheduler=TileScheduler.persistent, swap_ab=True)
+    assert "GELU_taylor, Element, float, Element, true>" in render(swapped)
+
+
+def test_residual_epilogues_keep_cutlass_linear_combination_with_beta() -> None:
+    src = render(_store_bound_winner(epilogue=Epilogue.residual_add))
+    assert "cutlass::epilogue::fusion::LinCombEltAct<" in src and "kiln_fusion" not in src
+    assert "args.epilogue.thread.beta = beta;" in src and "args.epilogue.ptr_C = C;" in src

@@ -113,6 +113,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "activation_fn": ACTIVATION_FN[activation_of(cfg.epilogue)],
         "bias": parts.bias,
         "residual": parts.residual,
+        "bias_per_row": bool(cfg.swap_ab),  # swapped operands: the bias runs along the kernel's rows
         "tile": [int(v) for v in cfg.tile],
         "align_a": int(cfg.alignment[0]),
         "align_b": int(cfg.alignment[1]),
