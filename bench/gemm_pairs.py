@@ -34,6 +34,7 @@ from worker.kernels.config import (
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune
+from worker.kernels.space import skinny_space
 
 SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
     "bert-base.attn_out": (4096, 768, 768, "none"),
@@ -167,6 +168,17 @@ def streamk_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
                       if c.tile_scheduler is TileScheduler.streamk else (c,))]
 
 
+SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
+          "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
+
+
+def skinny_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
+    """Every weight-streaming config the rules accept for the problem, at every cluster split:
+    no ranking, no limit (each compiles in about a second)."""
+    problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)))
+    return prune(list(skinny_space(problem)), problem, hardware_for("sm_90a", 132)).kept
+
+
 def grid(epilogue: str) -> list[KernelConfig]:
     """Every tile × (epilogue schedule, cluster) pairing that the hardware rules accept."""
     configs = [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue(epilogue), tile, schedule=sched,
@@ -187,6 +199,8 @@ def main() -> None:
                    "subtile stores in flight (see STORES)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
+    p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
+                   "unroll, cluster split) against cuBLAS")
     p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
                    "fixed cost against mainloop rate")
     args = p.parse_args()
@@ -242,12 +256,17 @@ def main() -> None:
                              "library": out.baseline_library, "library_us": out.baseline_time_us})
                 print(f"{name:20s} {c['name']:70s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
                       f"library {out.baseline_time_us or 0:7.2f} µs", flush=True)
+        if args.skinny:
+            step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
+                                                         for c in skinny_grid(*shape)
+                                                         if not args.only or name in args.only)), target_arch="sm_90a")
         for name, (m, n, k, epilogue) in ({} if args.ksweep or args.bias or args.stores else DECODE if args.decode else KTILE if args.ktile
-                                          else STREAMK if args.streamk else SHAPES).items():
+                                          else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue
             configs = (decode_grid() if args.decode else ktile_grid() if args.ktile
-                       else streamk_grid(m, n, k, epilogue) if args.streamk else grid(epilogue))
+                       else streamk_grid(m, n, k, epilogue) if args.streamk
+                       else skinny_grid(m, n, k, epilogue) if args.skinny else grid(epilogue))
             tiles |= {c.tile for c in configs}
             out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), configs, "sm_90a", lambda **_: None)
             lib = out.baseline_time_us

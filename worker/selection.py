@@ -18,11 +18,14 @@ from worker.kernels.prune import (
     PruneReport,
     parallel_split_divides_k,
     prune,
+    skinny_needs_clusters,
+    skinny_split_useful,
+    skinny_tile_fits,
     split_k_worthwhile,
     streamk_runs_as_asked,
 )
 from worker.kernels.prune_conv import prune_conv
-from worker.kernels.space import full_conv_space, full_space
+from worker.kernels.space import SKINNY_SPLITS, full_conv_space, full_space
 
 
 @dataclass
@@ -61,12 +64,25 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
         if forced not in out and streamk_runs_as_asked(forced, problem.as_run_by(forced), hw) is None:
             out.append(forced)
 
+    def add_skinny_splits(cfg: KernelConfig) -> None:
+        """The weight-streaming kernel's cluster size along K is a launch argument too."""
+        if problem is None or hw is None:
+            return
+        for splits in SKINNY_SPLITS:
+            split = replace(cfg, split_k=splits)
+            if split not in out and all(rule(split, problem, hw) is None for rule in (
+                    skinny_needs_clusters, skinny_tile_fits, skinny_split_useful)):
+                out.append(split)
+
     for cfg in configs:
         out.append(cfg)
         if cfg.family is Family.sm80_tensorop and cfg.split_k_mode == "serial":
             # The slice count of a 2.x serial split-K kernel is a launch argument too: skinny GEMMs
             # get more slices than the cost model ranks, for more bytes in flight per SM.
             add_splits(cfg, (2, 4, 8, 16))
+            continue
+        if cfg.family is Family.sm90_skinny:
+            add_skinny_splits(cfg)
             continue
         if cfg.family is not Family.sm90_tma:
             continue

@@ -84,3 +84,21 @@ def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) ->
     assert o.ok, (o.error, o.log[-2000:])
     cubin = _elf_symbols(o.cubin or b"")
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin
+
+
+def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tmp_path: Path) -> None:
+    """Kiln's own mma.sync kernel (no CUTLASS collective: a second of NVRTC each): f16 and bf16, a
+    bias + GELU and a residual + ReLU epilogue, for plain sm_90 (clusters, no wgmma) and sm_90a."""
+    from dataclasses import replace
+
+    base = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 32, 1024),
+                        warp=(16, 32, 128))
+    configs = [base, replace(base, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu, tile=(64, 16, 512),
+                             warp=(64, 16, 128))]
+    compiler = Compiler(tmp_path / "cache", jobs=2, timeout=300)
+    for arch in ("sm_90", "sm_90a"):
+        for o in compiler.compile_all(configs, target_arch=arch):
+            assert o.ok, (o.error, o.log[-2000:])
+            assert o.arch == arch and o.seconds < 30
+            cubin = _elf_symbols(o.cubin or b"")
+            assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin

@@ -36,6 +36,9 @@ C80 = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epil
                    warp=(64, 64, 32), stages=3, swizzle=8)
 
 SK64 = replace(C90, tile=(128, 64, 128), cluster=(1, 2), tile_scheduler=TileScheduler.streamk)
+SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 32, 1024),
+                      warp=(16, 32, 128))
+M64 = GemmProblem.from_spec(GemmSpec(m=64, n=11008, k=4096))
 
 CASES = [
     (P.smem_capacity, C80, replace(C80, tile=(256, 256, 64), warp=(64, 64, 64), stages=6), BIG, H),
@@ -74,6 +77,17 @@ CASES = [
     (P.swizzle_matches_grid, C80, replace(C80, swizzle=1), BIG, H),
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
     (P.more_stores_in_flight, C90, replace(C90, epilogue_store_stages=4), BIG, H),
+    (P.skinny_needs_clusters, replace(SKINNY, split_k=8), replace(SKINNY, split_k=16), DECODE, H),
+    # 8 warps' 64x64 fp32 partials: 128 KB; 16 warps': 256 KB
+    (P.skinny_shared_memory, replace(SKINNY, tile=(64, 64, 256), warp=(64, 64, 32)),
+     replace(SKINNY, tile=(64, 64, 512), warp=(64, 64, 32)), M64, H),
+    (P.skinny_registers, replace(SKINNY, tile=(64, 32, 512), warp=(64, 32, 64)),
+     replace(SKINNY, tile=(64, 64, 1024), warp=(64, 64, 128)), M64, H),
+    (P.skinny_tile_fits, SKINNY, replace(SKINNY, tile=(32, 32, 1024)), DECODE, H),
+    (P.skinny_tile_fits, replace(SKINNY, split_k=4), replace(SKINNY, split_k=8), DECODE, H),  # 8 x 1024 > K
+    # 4096/32 = 128 tiles: splitting pays; 4096/16 x 2 token tiles = 512 tiles fill the SMs alone
+    (P.skinny_split_useful, replace(SKINNY, split_k=2), replace(SKINNY, tile=(8, 16, 1024), warp=(8, 16, 128),
+                                                              split_k=2), DECODE, H),
 ]
 
 
@@ -82,6 +96,23 @@ def test_rule_keeps_and_drops(rule, keep, drop, problem, hw) -> None:  # type: i
     assert rule(keep, problem, hw) is None
     reason = rule(drop, problem, hw)
     assert isinstance(reason, str) and reason
+
+
+def test_the_weight_streaming_kernel_is_judged_by_its_own_rules() -> None:
+    """The CUTLASS families' rules do not apply to it (its tile K is a CTA step, not a stage)."""
+    report = P.prune([SKINNY, replace(SKINNY, split_k=2)], DECODE, H)
+    assert report.survivors == 2
+    assert P.rule_applies(P.alignment_fits, SKINNY) and not P.rule_applies(P.smem_capacity, SKINNY)
+    assert not P.rule_applies(P.skinny_registers, C90)
+    assert P.skinny_needs_clusters(SKINNY, DECODE, A80)  # no clusters before sm_90: no DSMEM reduction
+
+
+def test_decode_searches_lead_with_the_weight_streaming_kernel_and_keep_cutlass_kernels() -> None:
+    report = P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16)
+    families = [c.family for c in report.kept]
+    assert families[0] is Family.sm90_skinny and Family.sm90_tma in families
+    big = P.prune(full_space(BIG, "sm_90a"), BIG, H)
+    assert all(c.family is not Family.sm90_skinny for c in big.kept)  # M > 128: not enumerated
 
 
 def test_every_rule_is_covered_and_documented() -> None:

@@ -21,7 +21,7 @@ from worker.kernels.render import render, template_tokens
 from worker.kernels.space import full_space
 
 WHITELIST = (set(R.ELEMENT.values()) | set(R.LAYOUT.values()) | set(R.ACTIVATION_FN.values()) | set(R.SCHEDULE.values())
-             | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | {""})
+             | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | set(R.MMA_TYPE.values()) | {""})
 SAFE_WORD = re.compile(r"^[a-z_0-9]+$")
 EPILOGUE_SHAPE = re.compile(r"^Shape<_(64|128), _(16|32|64|128|256)>$")
 
@@ -59,7 +59,7 @@ def test_any_accepted_spec_renders_only_whitelisted_tokens(spec: GemmSpec, arch:
         _check_tokens(tokens)
         source = render(cfg)
         assert "{{" not in source and "{%" not in source
-        assert f"_{cfg.tile[0]}" in source or f"<{cfg.tile[0]}," in source
+        assert f"_{cfg.tile[0]}" in source or f"<{cfg.tile[0]}," in source or f"= {cfg.tile[0]};" in source
 
 
 def test_residual_epilogues_render_for_the_families_that_can_fuse_them() -> None:
@@ -126,3 +126,24 @@ def test_residual_epilogues_keep_cutlass_linear_combination_with_beta() -> None:
     src = render(_store_bound_winner(epilogue=Epilogue.residual_add))
     assert "cutlass::epilogue::fusion::LinCombEltAct<" in src and "kiln_fusion" not in src
     assert "args.epilogue.thread.beta = beta;" in src and "args.epilogue.ptr_C = C;" in src
+
+
+SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 32, 1024),
+                      warp=(16, 32, 128))
+
+
+def test_the_weight_streaming_kernel_renders_its_shape_from_the_tables() -> None:
+    tokens = template_tokens(SKINNY)
+    _check_tokens(tokens)
+    assert (tokens["tile"], tokens["warps"], tokens["unroll"], tokens["mma_type"]) == ([16, 32], 8, 4, "f16")
+    source = render(replace(SKINNY, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu))
+    assert "f32.bf16.bf16.f32" in source and "thread::ReLu<float>" in source and "p.beta" in source
+    assert "p.beta" not in render(SKINNY)  # no residual: no source term
+
+
+@pytest.mark.parametrize("bad", [dict(tile=(16, 48, 1024), warp=(16, 48, 128)), dict(warp=(16, 32, 96)),
+                                 dict(warp=(8, 32, 128)), dict(tile=(16, 32, 32 * 4 * 3)),
+                                 dict(layout_b=Layout.row)])
+def test_the_weight_streaming_kernel_refuses_shapes_outside_its_tables(bad: dict) -> None:
+    with pytest.raises(R.UnsupportedConfig):
+        template_tokens(replace(SKINNY, **bad))

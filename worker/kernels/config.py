@@ -20,6 +20,7 @@ class Family(StrEnum):
     sm90_tma = "sm90_tma"  # CUTLASS 3.x TMA + wgmma warp-specialized, sm_90a only
     sm80_conv_fprop = "sm80_conv_fprop"  # CUTLASS 2.x implicit-GEMM Conv2d fprop, NHWC, sm_80..sm_90
     sm90_conv_fprop = "sm90_conv_fprop"  # CUTLASS 3.x TMA-im2col + wgmma Conv2d fprop, sm_90a (experimental)
+    sm90_skinny = "sm90_skinny"  # Kiln's weight-streaming mma.sync GEMM for decode (M <= 128), K split over a cluster
 
 
 class ConvIterator(StrEnum):
@@ -78,7 +79,8 @@ class KernelConfig:
     epilogue: Epilogue
     tile: Triple
     alignment: Triple = (8, 8, 8)  # elements, A/B/C-D
-    # sm80_tensorop
+    # sm80_tensorop; sm90_skinny: (tile M, tile N, K per warp step) — every warp covers the CTA's
+    # tile and the CTA's warps take turns along K, tile[2] = warps × warp[2]
     warp: Triple = (0, 0, 0)
     instruction: Triple = (16, 8, 16)
     stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
@@ -132,6 +134,8 @@ class KernelConfig:
             warp = "x".join(map(str, self.warp))
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
+        if self.family is Family.sm90_skinny:
+            return f"skinny_{d}_{lay}_t{tile}_u{self.warp[2] // 32}_{align}_{self.epilogue.value}"
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))
             sched = f"_{self.schedule.value}" if self.schedule is not Schedule.none else ""
@@ -177,7 +181,14 @@ class KernelConfig:
         return self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop)
 
     @property
+    def warps_along_k(self) -> int:
+        """sm90_skinny: warps that take turns along K, each over the CTA's whole tile."""
+        return self.tile[2] // self.warp[2] if self.family is Family.sm90_skinny and self.warp[2] else 1
+
+    @property
     def threads(self) -> int:
+        if self.family is Family.sm90_skinny:
+            return 32 * self.warps_along_k
         if self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop):
             wm, wn, wk = self.warp
             return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)

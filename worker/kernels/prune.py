@@ -281,13 +281,80 @@ def swizzle_matches_grid(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
     return None if cfg.swizzle == want else f"swizzle {cfg.swizzle} for {tiles_n} tiles across N (want {want})"
 
 
+def skinny_needs_clusters(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """The weight-streaming kernel sums its K slices through distributed shared memory (sm_90)."""
+    if hw.max_cluster < 2:
+        return f"{hw.arch} has no thread-block clusters"
+    return None if cfg.split_k <= hw.max_cluster else f"{cfg.split_k} slices > a {hw.max_cluster}-CTA cluster"
+
+
+def skinny_shared_memory(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Each warp's fp32 partial tile meets the others' in shared memory."""
+    need = skinny_smem(cfg)
+    return None if need <= hw.smem_per_block else f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
+
+
+def skinny_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Accumulators plus the fragments a warp loads ahead must fit 255 registers. The estimate ran
+    30-60 under ptxas's count (t64x32 unroll 2: 192 against 246; no spills at 255), so the cap
+    sits below 255 by that much."""
+    regs = skinny_register_estimate(cfg)
+    return None if regs <= SKINNY_REGISTER_CAP else f"~{regs} registers a thread"
+
+
+def skinny_tile_fits(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Tokens per CTA up to the problem's M (rounded up to a power of two), and at least one whole
+    CTA step along K per slice."""
+    tm, tn, tk = cfg.tile
+    if tm > max(8, 1 << math.ceil(math.log2(p.m))):
+        return f"{tm} tokens per CTA for M={p.m}"
+    if tn > max(16, 1 << math.ceil(math.log2(p.n))):
+        return f"{tn} rows per CTA for N={p.n}"
+    if p.k < cfg.split_k * tk:
+        return f"K={p.k} leaves a slice less than one {tk}-deep step"
+    return None
+
+
+def skinny_split_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Split K over a cluster only while the tiles alone leave the SMs short of work."""
+    if cfg.split_k == 1:
+        return None
+    tiles = _tiles(cfg, p)
+    return f"{tiles} tiles already fill {hw.sm_count} SMs twice" if tiles >= 2 * hw.sm_count else None
+
+
 RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, streamk_for_tails, streamk_runs_as_asked,
     pingpong_without_streamk, cluster_useful, wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
+    skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
 ]
+# The weight-streaming kernel is judged by its own rules (and the alignment rule everyone shares);
+# the CUTLASS families' stage, warp-tile and scheduler rules mean nothing to it.
+SKINNY_RULES: set[Rule] = {alignment_fits, epilogue_supported, skinny_needs_clusters, skinny_shared_memory,
+                           skinny_registers, skinny_tile_fits, skinny_split_useful}
+
+
+def rule_applies(rule: Rule, cfg: KernelConfig) -> bool:
+    return (rule in SKINNY_RULES) if cfg.family is Family.sm90_skinny else rule not in SKINNY_RULES - {
+        alignment_fits, epilogue_supported}
+
+
+SKINNY_REGISTER_CAP = 224
+
+
+def skinny_smem(cfg: KernelConfig) -> int:
+    return cfg.warps_along_k * cfg.tile[0] * cfg.tile[1] * 4
+
+
+def skinny_register_estimate(cfg: KernelConfig) -> int:
+    """fp32 accumulators + the 16-byte vectors of W (two rows per 16-row mma tile) and of A (one per
+    8 tokens) for each unrolled K chunk, + ~32 for addresses and indices."""
+    tm, tn, _ = cfg.tile
+    unroll = cfg.warp[2] // 32
+    return 4 * (tn // 16) * (tm // 8) + 4 * unroll * (2 * (tn // 16) + tm // 8) + 32
 
 
 # What the ranking model assumes of an H200-class part (measured: 790 TFLOP/s fp16 dense through
@@ -318,6 +385,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     Memory: compulsory DRAM traffic at a bandwidth that scales with how many SMs have a block
     streaming (decode shapes are memory-bound, and 64 blocks on 132 SMs only pull half of it).
     """
+    if cfg.family is Family.sm90_skinny:
+        return skinny_cost(cfg, p, hw)
     tm, tn, _ = cfg.tile
     tiles = _tiles(cfg, p)
     shared = cfg.tile_scheduler is TileScheduler.streamk and cfg.split_k == 1
@@ -373,6 +442,34 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
     return cost
+
+
+# The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
+# latency of about a microsecond from HBM), mma.sync at about half of wgmma's rate, and the
+# activations re-read from L2 once per tile of W rows.
+DRAM_LATENCY_S = 1.0e-6
+L2_BYTES_PER_S = 10e12
+MMA_SYNC_SPEED = 0.5
+CLUSTER_REDUCE_SECONDS = 0.5e-6
+
+
+def skinny_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
+    tm, tn, _ = cfg.tile
+    threads = cfg.threads
+    unroll = cfg.warp[2] // 32
+    ctas = _tiles(cfg, p) * cfg.split_k
+    regs = max(64, skinny_register_estimate(cfg) + 32)
+    resident = max(1, min(65536 // (threads * regs), hw.smem_per_block // max(1, skinny_smem(cfg)), 2048 // threads))
+    per_sm = min(resident, math.ceil(ctas / hw.sm_count))
+    in_flight = per_sm * threads * unroll * 2 * (tn // 16) * 16  # bytes of W per SM per step
+    bandwidth = min(DRAM_BYTES_PER_S, min(ctas, hw.sm_count) * in_flight / DRAM_LATENCY_S)
+    waves = math.ceil(ctas / (hw.sm_count * resident))
+    memory = ELEMENT_BYTES * p.n * p.k / bandwidth * (1 + 0.5 * (waves - ctas / (hw.sm_count * resident)) / waves)
+    padded_m = math.ceil(p.m / tm) * tm
+    compute = 2 * padded_m * p.n * p.k / (PEAK_FLOPS_PER_SM * min(ctas, hw.sm_count) * MMA_SYNC_SPEED)
+    reread = ELEMENT_BYTES * p.m * p.k * math.ceil(p.n / tn) / L2_BYTES_PER_S
+    cost = max(memory, compute, reread) + 0.1 * min(memory, compute)
+    return cost + (CLUSTER_REDUCE_SECONDS if cfg.split_k > 1 else 0.0)
 
 
 # Measured on the H200 (bench/results/gemm_pairs_h200_20261129_ktile.json: four one-wave shapes,
@@ -486,7 +583,7 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
 
 def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
     def bind(rule: Rule) -> Check:  # a padded or swapped config runs the problem in its own frame
-        return lambda cfg: rule(cfg, p.as_run_by(cfg), hw)
+        return lambda cfg: rule(cfg, p.as_run_by(cfg), hw) if rule_applies(rule, cfg) else None
 
     checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES}
     return funnel(configs, checks, lambda c: estimated_cost(c, p.as_run_by(c), hw), limit)

@@ -66,8 +66,14 @@ CONV_ITERATOR = {
     ConvIterator.fixed_channels: "kFixedChannels",
     ConvIterator.few_channels: "kFewChannels",
 }
+MMA_TYPE = {DType.f16: "f16", DType.bf16: "bf16"}  # mma.sync operand types (sm90_skinny)
 TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm_sm90.cu.j2",
-                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2", Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2"}
+                 Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2", Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2",
+                 Family.sm90_skinny: "gemm_skinny_sm90.cu.j2"}
+SKINNY_TILE_M = (8, 16, 32, 64, 128)  # tokens per CTA: whole mma.m16n8k16 N steps
+SKINNY_TILE_N = (16, 32, 64)  # rows of W per CTA: whole mma M steps
+SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads before its math
+SKINNY_WARPS = (2, 4, 8, 16)
 
 
 class UnsupportedConfig(ValueError):
@@ -133,6 +139,8 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             if cfg.conv_iterator not in CONV_ITERATOR:
                 raise UnsupportedConfig("a conv kernel needs an iterator algorithm")
             tokens["iterator_algorithm"] = CONV_ITERATOR[cfg.conv_iterator]
+    elif cfg.family is Family.sm90_skinny:
+        tokens.update(skinny_tokens(cfg))
     elif cfg.family is Family.sm90_conv_fprop:
         persistent = cfg.schedule is not Schedule.none
         tokens.update(cluster=[int(v) for v in cfg.cluster], persistent=persistent, schedule=cfg.schedule.value,
@@ -162,6 +170,22 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
+
+
+def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
+    """The weight-streaming kernel's shape: tokens and W rows per CTA, warps along K and each warp's
+    unroll, all from the small tables above; A row-major, W (B) column-major, rows 16-byte aligned."""
+    tm, tn, tk = cfg.tile
+    wm, wn, wk = cfg.warp
+    warps, unroll = (tk // wk, wk // 32) if wk and tk % wk == 0 and wk % 32 == 0 else (0, 0)
+    if (tm not in SKINNY_TILE_M or tn not in SKINNY_TILE_N or (wm, wn) != (tm, tn) or unroll not in SKINNY_UNROLL
+            or warps not in SKINNY_WARPS):
+        raise UnsupportedConfig(f"no weight-streaming kernel with tile {cfg.tile} and warp step {cfg.warp}")
+    if (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col) or cfg.alignment[:2] != (8, 8):
+        raise UnsupportedConfig("the weight-streaming kernel reads row-major A and column-major B in 16-byte rows")
+    parts = cfg.epilogue.parts
+    return {"tile": [int(tm), int(tn)], "warps": int(warps), "unroll": int(unroll), "mma_type": MMA_TYPE[cfg.dtype],
+            "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}
 
 
 EPILOGUE_TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"

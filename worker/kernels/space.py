@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from service.specs.gemm import Layout
+from worker.kernels import render
 from worker.kernels.config import (
     ConvIterator,
     Decomposition,
@@ -137,10 +138,28 @@ def wide_epilogue_possible(cfg: KernelConfig) -> bool:
             and not cfg.swap_ab and cfg.split_k == 1 and cfg.tile[1] % 64 == 0)
 
 
+SKINNY_MAX_M = 128
+SKINNY_SPLITS = (1, 2, 4, 8)  # CTAs of a cluster along K: a launch argument of the same cubin
+
+
+def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
+    """Kiln's weight-streaming kernel (templates/gemm_skinny_sm90.cu.j2) for decode GEMMs: tokens
+    and W rows per CTA, warps along K, each warp's unroll, and the cluster split of K."""
+    if p.m > SKINNY_MAX_M or p.batch != 1 or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8:
+        return
+    for tm, tn, unroll, warps in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N, render.SKINNY_UNROLL,
+                                                   (4, 8)):
+        for splits in SKINNY_SPLITS:
+            yield KernelConfig(family=Family.sm90_skinny, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                               epilogue=p.epilogue, tile=(tm, tn, 32 * unroll * warps), warp=(tm, tn, 32 * unroll),
+                               alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
+
+
 SPACES = {
     "sm_80": [sm80_space], "sm_86": [sm80_space], "sm_89": [sm80_space],
-    "sm_90": [sm80_space],  # plain sm_90 has no wgmma: the 2.x kernels are what it can run
-    "sm_90a": [sm90_space, sm80_space],
+    # plain sm_90 has no wgmma: the 2.x kernels and the weight-streaming one are what it can run
+    "sm_90": [sm80_space, skinny_space],
+    "sm_90a": [sm90_space, skinny_space, sm80_space],
 }
 
 

@@ -27,6 +27,8 @@ BUILDER_ARGS = {
                              "dilation_w:i32", "A:ptr", "B:ptr", "C:ptr", "D:ptr", "bias:ptr", "alpha:f32", "beta:f32",
                              "split_k:i32", "workspace:ptr", "params_out:ptr", "meta_out:ptr"],
 }
+# The weight-streaming kernel takes the 2.x builder's arguments (split_k: its cluster size along K).
+BUILDER_ARGS[Family.sm90_skinny] = BUILDER_ARGS[Family.sm80_tensorop]
 # sm90 convs also take what a persistent grid needs (the non-persistent kernel ignores it).
 BUILDER_ARGS[Family.sm90_conv_fprop] = [
     *BUILDER_ARGS[Family.sm80_conv_fprop][:22], "sm_count:i32", "raster:i32", "max_swizzle:i32",
@@ -45,7 +47,7 @@ BUILDER_VALUES = {
                 "does not write, e.g. workspace_clear in a cubin built before it existed, reads 0)",
 }
 ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family.sm80_conv_fprop: "kiln_conv2d_fprop",
-         Family.sm90_conv_fprop: "kiln_conv2d_fprop"}
+         Family.sm90_conv_fprop: "kiln_conv2d_fprop", Family.sm90_skinny: "kiln_gemm"}
 
 
 def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, Any]:
@@ -66,7 +68,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "workspace": "meta[workspace] bytes, of which those from offset meta[workspace_clear] on are zeroed before "
                      "each launch (stream-K: its barriers, after the partial tiles it never reads unwritten), "
                      "then meta[scratch] bytes (not zeroed)",
-        "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop),
+        "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop, Family.sm90_skinny),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "programmatic_dependent_launch_rule": "when true the entry may be launched with CU_LAUNCH_ATTRIBUTE_"
                                               "PROGRAMMATIC_STREAM_SERIALIZATION = 1: it waits on the previous grid "
