@@ -91,10 +91,10 @@ def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tm
     bias + GELU and a residual + ReLU epilogue, for plain sm_90 (clusters, no wgmma) and sm_90a."""
     from dataclasses import replace
 
-    base = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 32, 1024),
-                        warp=(16, 32, 128))
-    configs = [base, replace(base, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu, tile=(64, 16, 512),
-                             warp=(64, 16, 128))]
+    base = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 128, 128),
+                        warp=(16, 16, 128))
+    configs = [base, replace(base, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu, tile=(64, 64, 64),
+                             warp=(64, 32, 64))]
     compiler = Compiler(tmp_path / "cache", jobs=2, timeout=300)
     for arch in ("sm_90", "sm_90a"):
         for o in compiler.compile_all(configs, target_arch=arch):

@@ -36,8 +36,8 @@ C80 = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epil
                    warp=(64, 64, 32), stages=3, swizzle=8)
 
 SK64 = replace(C90, tile=(128, 64, 128), cluster=(1, 2), tile_scheduler=TileScheduler.streamk)
-SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 32, 1024),
-                      warp=(16, 32, 128))
+SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 128, 128),
+                      warp=(16, 16, 128))
 M64 = GemmProblem.from_spec(GemmSpec(m=64, n=11008, k=4096))
 
 CASES = [
@@ -78,16 +78,17 @@ CASES = [
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
     (P.more_stores_in_flight, C90, replace(C90, epilogue_store_stages=4), BIG, H),
     (P.skinny_needs_clusters, replace(SKINNY, split_k=8), replace(SKINNY, split_k=16), DECODE, H),
-    # 8 warps' 64x64 fp32 partials: 128 KB; 16 warps': 256 KB
-    (P.skinny_shared_memory, replace(SKINNY, tile=(64, 64, 256), warp=(64, 64, 32)),
-     replace(SKINNY, tile=(64, 64, 512), warp=(64, 64, 32)), M64, H),
-    (P.skinny_registers, replace(SKINNY, tile=(64, 32, 512), warp=(64, 32, 64)),
-     replace(SKINNY, tile=(64, 64, 1024), warp=(64, 64, 128)), M64, H),
-    (P.skinny_tile_fits, SKINNY, replace(SKINNY, tile=(32, 32, 1024)), DECODE, H),
-    (P.skinny_tile_fits, replace(SKINNY, split_k=4), replace(SKINNY, split_k=8), DECODE, H),  # 8 x 1024 > K
-    # 4096/32 = 128 tiles: splitting pays; 4096/16 x 2 token tiles = 512 tiles fill the SMs alone
-    (P.skinny_split_useful, replace(SKINNY, split_k=2), replace(SKINNY, tile=(8, 16, 1024), warp=(8, 16, 128),
-                                                              split_k=2), DECODE, H),
+    # the partial tile reuses the activations' 112 KB: a 128x256 fp32 tile (128 KB) fits, 256x256 not
+    (P.skinny_shared_memory, replace(SKINNY, tile=(128, 256, 128), warp=(128, 32, 128)),
+     replace(SKINNY, tile=(256, 256, 128), warp=(256, 32, 128)), M64, H),
+    (P.skinny_registers, replace(SKINNY, tile=(64, 128, 64), warp=(64, 16, 64)),
+     replace(SKINNY, tile=(64, 128, 128), warp=(64, 32, 128)), M64, H),
+    (P.skinny_tile_fits, SKINNY, replace(SKINNY, tile=(32, 128, 128), warp=(32, 16, 128)), DECODE, H),
+    (P.skinny_tile_fits, replace(SKINNY, split_k=4),
+     replace(SKINNY, split_k=8), GemmProblem.from_spec(GemmSpec(m=16, n=4096, k=512)), H),  # 8 x 128 > K
+    # decode.m64: 86 tiles of 64x128 leave SMs idle; 344 of 16x128 fill them twice without splitting
+    (P.skinny_split_useful, replace(SKINNY, tile=(64, 128, 128), warp=(64, 16, 128), split_k=2),
+     replace(SKINNY, split_k=2), M64, H),
 ]
 
 

@@ -128,21 +128,23 @@ def test_residual_epilogues_keep_cutlass_linear_combination_with_beta() -> None:
     assert "args.epilogue.thread.beta = beta;" in src and "args.epilogue.ptr_C = C;" in src
 
 
-SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 32, 1024),
-                      warp=(16, 32, 128))
+SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 128, 128),
+                      warp=(16, 16, 128))
 
 
 def test_the_weight_streaming_kernel_renders_its_shape_from_the_tables() -> None:
     tokens = template_tokens(SKINNY)
     _check_tokens(tokens)
-    assert (tokens["tile"], tokens["warps"], tokens["unroll"], tokens["mma_type"]) == ([16, 32], 8, 4, "f16")
+    assert (tokens["tile"], tokens["warps"], tokens["rows_per_warp"], tokens["unroll"], tokens["mma_type"]) == \
+        ([16, 128], 8, 16, 4, "f16")
     source = render(replace(SKINNY, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu))
     assert "f32.bf16.bf16.f32" in source and "thread::ReLu<float>" in source and "p.beta" in source
     assert "p.beta" not in render(SKINNY)  # no residual: no source term
 
 
-@pytest.mark.parametrize("bad", [dict(tile=(16, 48, 1024), warp=(16, 48, 128)), dict(warp=(16, 32, 96)),
-                                 dict(warp=(8, 32, 128)), dict(tile=(16, 32, 32 * 4 * 3)),
+@pytest.mark.parametrize("bad", [dict(tile=(16, 48, 128)), dict(warp=(16, 16, 96), tile=(16, 128, 96)),
+                                 dict(warp=(8, 16, 128)), dict(warp=(16, 48, 128)), dict(tile=(16, 128, 64)),
+                                 dict(tile=(16, 32, 128), warp=(16, 32, 128)),  # one warp
                                  dict(layout_b=Layout.row)])
 def test_the_weight_streaming_kernel_refuses_shapes_outside_its_tables(bad: dict) -> None:
     with pytest.raises(R.UnsupportedConfig):

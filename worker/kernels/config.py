@@ -79,8 +79,8 @@ class KernelConfig:
     epilogue: Epilogue
     tile: Triple
     alignment: Triple = (8, 8, 8)  # elements, A/B/C-D
-    # sm80_tensorop; sm90_skinny: (tile M, tile N, K per warp step) — every warp covers the CTA's
-    # tile and the CTA's warps take turns along K, tile[2] = warps × warp[2]
+    # sm80_tensorop; sm90_skinny: (tile M, W rows per warp, K per warp step): the CTA's warps
+    # split its tile N, each over all its tokens
     warp: Triple = (0, 0, 0)
     instruction: Triple = (16, 8, 16)
     stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
@@ -135,7 +135,8 @@ class KernelConfig:
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
         if self.family is Family.sm90_skinny:
-            return f"skinny_{d}_{lay}_t{tile}_u{self.warp[2] // 32}_{align}_{self.epilogue.value}"
+            return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}_u{self.warp[2] // 32}_{align}_"
+                    f"{self.epilogue.value}")
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))
             sched = f"_{self.schedule.value}" if self.schedule is not Schedule.none else ""
@@ -181,14 +182,9 @@ class KernelConfig:
         return self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop)
 
     @property
-    def warps_along_k(self) -> int:
-        """sm90_skinny: warps that take turns along K, each over the CTA's whole tile."""
-        return self.tile[2] // self.warp[2] if self.family is Family.sm90_skinny and self.warp[2] else 1
-
-    @property
     def threads(self) -> int:
         if self.family is Family.sm90_skinny:
-            return 32 * self.warps_along_k
+            return 32 * (self.tile[1] // self.warp[1] if self.warp[1] else 1)
         if self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop):
             wm, wn, wk = self.warp
             return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)

@@ -22,6 +22,7 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
+from worker.kernels.render import SKINNY_A_SMEM_KB
 
 Rule = Callable[[KernelConfig, GemmProblem, Hardware], str | None]
 ELEMENT_BYTES = 2
@@ -289,26 +290,25 @@ def skinny_needs_clusters(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
 
 
 def skinny_shared_memory(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """Each warp's fp32 partial tile meets the others' in shared memory."""
+    """The staged activations (or the CTA's fp32 partial tile, which reuses their space) must fit."""
     need = skinny_smem(cfg)
     return None if need <= hw.smem_per_block else f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
 
 
 def skinny_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """Accumulators plus the fragments a warp loads ahead must fit 255 registers. The estimate ran
-    30-60 under ptxas's count (t64x32 unroll 2: 192 against 246; no spills at 255), so the cap
-    sits below 255 by that much."""
+    """Accumulators plus two steps of W fragments (one in flight while the other feeds the math)
+    must fit 255 registers."""
     regs = skinny_register_estimate(cfg)
     return None if regs <= SKINNY_REGISTER_CAP else f"~{regs} registers a thread"
 
 
 def skinny_tile_fits(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """Tokens per CTA up to the problem's M (rounded up to a power of two), and at least one whole
-    CTA step along K per slice."""
+    """Tokens per CTA up to the problem's M (rounded up to a power of two), W rows up to N, and at
+    least one whole warp step along K per slice."""
     tm, tn, tk = cfg.tile
     if tm > max(8, 1 << math.ceil(math.log2(p.m))):
         return f"{tm} tokens per CTA for M={p.m}"
-    if tn > max(16, 1 << math.ceil(math.log2(p.n))):
+    if tn > max(32, 1 << math.ceil(math.log2(p.n))):
         return f"{tn} rows per CTA for N={p.n}"
     if p.k < cfg.split_k * tk:
         return f"K={p.k} leaves a slice less than one {tk}-deep step"
@@ -346,15 +346,16 @@ SKINNY_REGISTER_CAP = 224
 
 
 def skinny_smem(cfg: KernelConfig) -> int:
-    return cfg.warps_along_k * cfg.tile[0] * cfg.tile[1] * 4
+    """Bytes at most: the activation budget, or the partial tile when that is larger."""
+    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[0] * cfg.tile[1] * 4)
 
 
 def skinny_register_estimate(cfg: KernelConfig) -> int:
-    """fp32 accumulators + the 16-byte vectors of W (two rows per 16-row mma tile) and of A (one per
-    8 tokens) for each unrolled K chunk, + ~32 for addresses and indices."""
-    tm, tn, _ = cfg.tile
-    unroll = cfg.warp[2] // 32
-    return 4 * (tn // 16) * (tm // 8) + 4 * unroll * (2 * (tn // 16) + tm // 8) + 32
+    """fp32 accumulators + two steps of W's 16-byte vectors (two rows per 16-row mma tile per
+    32-wide chunk) + one of A + ~40 for addresses and indices."""
+    tm, rows, wk = cfg.warp
+    unroll, row_tiles = wk // 32, rows // 16
+    return 4 * row_tiles * (tm // 8) + 2 * unroll * row_tiles * 2 * 4 + 4 + 40
 
 
 # What the ranking model assumes of an H200-class part (measured: 790 TFLOP/s fp16 dense through
@@ -456,12 +457,13 @@ CLUSTER_REDUCE_SECONDS = 0.5e-6
 def skinny_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     tm, tn, _ = cfg.tile
     threads = cfg.threads
-    unroll = cfg.warp[2] // 32
+    unroll, row_tiles = cfg.warp[2] // 32, cfg.warp[1] // 16
     ctas = _tiles(cfg, p) * cfg.split_k
-    regs = max(64, skinny_register_estimate(cfg) + 32)
-    resident = max(1, min(65536 // (threads * regs), hw.smem_per_block // max(1, skinny_smem(cfg)), 2048 // threads))
+    regs = max(64, skinny_register_estimate(cfg))
+    staged = min(SKINNY_A_SMEM_KB * 1024, tm * 2 * (p.k // cfg.split_k + 32))
+    resident = max(1, min(65536 // (threads * regs), hw.smem_per_block // max(1, staged), 2048 // threads))
     per_sm = min(resident, math.ceil(ctas / hw.sm_count))
-    in_flight = per_sm * threads * unroll * 2 * (tn // 16) * 16  # bytes of W per SM per step
+    in_flight = per_sm * threads * unroll * 2 * row_tiles * 16  # bytes of W per SM per step
     bandwidth = min(DRAM_BYTES_PER_S, min(ctas, hw.sm_count) * in_flight / DRAM_LATENCY_S)
     waves = math.ceil(ctas / (hw.sm_count * resident))
     memory = ELEMENT_BYTES * p.n * p.k / bandwidth * (1 + 0.5 * (waves - ctas / (hw.sm_count * resident)) / waves)

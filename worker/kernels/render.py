@@ -71,9 +71,11 @@ TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm
                  Family.sm80_conv_fprop: "conv2d_fprop_sm80.cu.j2", Family.sm90_conv_fprop: "conv2d_fprop_sm90.cu.j2",
                  Family.sm90_skinny: "gemm_skinny_sm90.cu.j2"}
 SKINNY_TILE_M = (8, 16, 32, 64, 128)  # tokens per CTA: whole mma.m16n8k16 N steps
-SKINNY_TILE_N = (16, 32, 64)  # rows of W per CTA: whole mma M steps
-SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads before its math
+SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
+SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
+SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads per step (one step ahead of its math)
 SKINNY_WARPS = (2, 4, 8, 16)
+SKINNY_A_SMEM_KB = 112  # activations staged per CTA: K slices up to 3.5K deep for 16 tokens
 
 
 class UnsupportedConfig(ValueError):
@@ -176,15 +178,17 @@ def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
     """The weight-streaming kernel's shape: tokens and W rows per CTA, warps along K and each warp's
     unroll, all from the small tables above; A row-major, W (B) column-major, rows 16-byte aligned."""
     tm, tn, tk = cfg.tile
-    wm, wn, wk = cfg.warp
-    warps, unroll = (tk // wk, wk // 32) if wk and tk % wk == 0 and wk % 32 == 0 else (0, 0)
-    if (tm not in SKINNY_TILE_M or tn not in SKINNY_TILE_N or (wm, wn) != (tm, tn) or unroll not in SKINNY_UNROLL
-            or warps not in SKINNY_WARPS):
+    wm, rows, wk = cfg.warp
+    warps = tn // rows if rows and tn % rows == 0 else 0
+    unroll = wk // 32 if wk % 32 == 0 else 0
+    if (tm not in SKINNY_TILE_M or tn not in SKINNY_TILE_N or rows not in SKINNY_ROWS_PER_WARP or wm != tm
+            or tk != wk or unroll not in SKINNY_UNROLL or warps not in SKINNY_WARPS):
         raise UnsupportedConfig(f"no weight-streaming kernel with tile {cfg.tile} and warp step {cfg.warp}")
     if (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col) or cfg.alignment[:2] != (8, 8):
         raise UnsupportedConfig("the weight-streaming kernel reads row-major A and column-major B in 16-byte rows")
     parts = cfg.epilogue.parts
-    return {"tile": [int(tm), int(tn)], "warps": int(warps), "unroll": int(unroll), "mma_type": MMA_TYPE[cfg.dtype],
+    return {"tile": [int(tm), int(tn)], "warps": int(warps), "rows_per_warp": int(rows), "unroll": int(unroll),
+            "a_smem_kb": SKINNY_A_SMEM_KB, "mma_type": MMA_TYPE[cfg.dtype],
             "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}
 
 

@@ -144,14 +144,16 @@ SKINNY_SPLITS = (1, 2, 4, 8)  # CTAs of a cluster along K: a launch argument of 
 
 def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """Kiln's weight-streaming kernel (templates/gemm_skinny_sm90.cu.j2) for decode GEMMs: tokens
-    and W rows per CTA, warps along K, each warp's unroll, and the cluster split of K."""
+    and W rows per CTA, rows per warp, each warp's unroll, and the cluster split of K."""
     if p.m > SKINNY_MAX_M or p.batch != 1 or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8:
         return
-    for tm, tn, unroll, warps in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N, render.SKINNY_UNROLL,
-                                                   (4, 8)):
+    for tm, tn, rows, unroll in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
+                                                  render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL[:3]):
+        if tn // rows not in render.SKINNY_WARPS:
+            continue
         for splits in SKINNY_SPLITS:
             yield KernelConfig(family=Family.sm90_skinny, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                               epilogue=p.epilogue, tile=(tm, tn, 32 * unroll * warps), warp=(tm, tn, 32 * unroll),
+                               epilogue=p.epilogue, tile=(tm, tn, 32 * unroll), warp=(tm, rows, 32 * unroll),
                                alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
 
 
