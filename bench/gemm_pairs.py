@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,7 @@ SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096
 def skinny_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
     """Every weight-streaming config the rules accept for the problem, at every cluster split:
     no ranking, no limit (each compiles in about a second)."""
+    os.environ["KILN_SKINNY"] = "1"  # this experiment is about it, whatever the default search does
     problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)))
     return prune(list(skinny_space(problem)), problem, hardware_for("sm_90a", 132)).kept
 

@@ -108,7 +108,10 @@ def test_the_weight_streaming_kernel_is_judged_by_its_own_rules() -> None:
     assert P.skinny_needs_clusters(SKINNY, DECODE, A80)  # no clusters before sm_90: no DSMEM reduction
 
 
-def test_decode_searches_lead_with_the_weight_streaming_kernel_and_keep_cutlass_kernels() -> None:
+def test_decode_searches_lead_with_the_weight_streaming_kernel_and_keep_cutlass_kernels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert all(c.family is not Family.sm90_skinny for c in full_space(DECODE, "sm_90a"))  # opt-in
+    monkeypatch.setenv("KILN_SKINNY", "1")
     report = P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16)
     families = [c.family for c in report.kept]
     assert families[0] is Family.sm90_skinny and Family.sm90_tma in families

@@ -139,6 +139,15 @@ def wide_epilogue_possible(cfg: KernelConfig) -> bool:
 
 
 SKINNY_MAX_M = 128
+
+
+def skinny_enabled() -> bool:
+    """The weight-streaming kernel verifies on the H200 but has not beaten CUTLASS's swapped
+    decode kernels there (bench/results/gemm_pairs_h200_20261201_session13_*_skinny_*.json: its
+    register-staged loads keep ~2.2 TB/s of W in flight, CUTLASS's TMA pipelines as much with half
+    the SMs), and in the ranked search it took slots those kernels needed (decode.m16 16.2 µs
+    against 14.1). Opt in with KILN_SKINNY=1 (`kiln bench pairs --skinny` always searches it)."""
+    return os.environ.get("KILN_SKINNY", "0") == "1"
 SKINNY_SPLITS = (1, 2, 4, 8)  # CTAs of a cluster along K: a launch argument of the same cubin
 
 
@@ -146,6 +155,8 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """Kiln's weight-streaming kernel (templates/gemm_skinny_sm90.cu.j2) for decode GEMMs: tokens
     and W rows per CTA, rows per warp, each warp's unroll, and the cluster split of K."""
     if p.m > SKINNY_MAX_M or p.batch != 1 or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8:
+        return
+    if not skinny_enabled():
         return
     for tm, tn, rows, unroll in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
                                                   render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL[:3]):
