@@ -174,11 +174,14 @@ SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096
 
 
 def skinny_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
-    """Every weight-streaming config the rules accept for the problem, at every cluster split:
-    no ranking, no limit (each compiles in about a second)."""
+    """The weight-streaming configs the rules accept for the problem, at every cluster split, with
+    one or two token tiles over M and 4 or 8 ring slots: no ranking, no limit (each compiles in
+    about a second)."""
     os.environ["KILN_SKINNY"] = "1"  # this experiment is about it, whatever the default search does
     problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)))
-    return prune(list(skinny_space(problem)), problem, hardware_for("sm_90a", 132)).kept
+    whole = min(128, max(8, 1 << (m - 1).bit_length()))
+    configs = [c for c in skinny_space(problem) if c.tile[0] in (whole, whole // 2) and c.stages in (4, 8)]
+    return prune(configs, problem, hardware_for("sm_90a", 132)).kept
 
 
 def grid(epilogue: str) -> list[KernelConfig]:

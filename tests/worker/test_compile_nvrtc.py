@@ -92,7 +92,7 @@ def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tm
     from dataclasses import replace
 
     base = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 128, 128),
-                        warp=(16, 16, 128))
+                        warp=(16, 16, 128), stages=4)
     configs = [base, replace(base, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu, tile=(64, 64, 64),
                              warp=(64, 32, 64))]
     compiler = Compiler(tmp_path / "cache", jobs=2, timeout=300)

@@ -129,7 +129,7 @@ def test_residual_epilogues_keep_cutlass_linear_combination_with_beta() -> None:
 
 
 SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 128, 128),
-                      warp=(16, 16, 128))
+                      warp=(16, 16, 128), stages=4)
 
 
 def test_the_weight_streaming_kernel_renders_its_shape_from_the_tables() -> None:
@@ -145,7 +145,7 @@ def test_the_weight_streaming_kernel_renders_its_shape_from_the_tables() -> None
 @pytest.mark.parametrize("bad", [dict(tile=(16, 48, 128)), dict(warp=(16, 16, 96), tile=(16, 128, 96)),
                                  dict(warp=(8, 16, 128)), dict(warp=(16, 48, 128)), dict(tile=(16, 128, 64)),
                                  dict(tile=(16, 32, 128), warp=(16, 32, 128)),  # one warp
-                                 dict(layout_b=Layout.row)])
+                                 dict(layout_b=Layout.row), dict(stages=5)])
 def test_the_weight_streaming_kernel_refuses_shapes_outside_its_tables(bad: dict) -> None:
     with pytest.raises(R.UnsupportedConfig):
         template_tokens(replace(SKINNY, **bad))

@@ -135,7 +135,7 @@ class KernelConfig:
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
         if self.family is Family.sm90_skinny:
-            return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}_u{self.warp[2] // 32}_{align}_"
+            return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}_u{self.warp[2] // 32}_s{self.stages}_{align}_"
                     f"{self.epilogue.value}")
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))

@@ -290,14 +290,14 @@ def skinny_needs_clusters(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
 
 
 def skinny_shared_memory(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """The staged activations (or the CTA's fp32 partial tile, which reuses their space) must fit."""
+    """The staged activations (or the CTA's fp32 partial tile, which reuses their space) and the
+    warps' rings of W must fit."""
     need = skinny_smem(cfg)
     return None if need <= hw.smem_per_block else f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
 
 
 def skinny_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """Accumulators plus two steps of W fragments (one in flight while the other feeds the math)
-    must fit 255 registers."""
+    """Accumulators plus a step of W fragments must fit 255 registers."""
     regs = skinny_register_estimate(cfg)
     return None if regs <= SKINNY_REGISTER_CAP else f"~{regs} registers a thread"
 
@@ -345,17 +345,23 @@ def rule_applies(rule: Rule, cfg: KernelConfig) -> bool:
 SKINNY_REGISTER_CAP = 224
 
 
+def skinny_ring(cfg: KernelConfig) -> int:
+    """The warps' cp.async rings: stages x a step's 16-byte vectors per lane."""
+    warps, unroll, row_tiles = cfg.threads // 32, cfg.warp[2] // 32, cfg.warp[1] // 16
+    return warps * cfg.stages * unroll * row_tiles * 2 * 32 * 16
+
+
 def skinny_smem(cfg: KernelConfig) -> int:
-    """Bytes at most: the activation budget, or the partial tile when that is larger."""
-    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[0] * cfg.tile[1] * 4)
+    """Bytes at most: the activation budget (or the partial tile when larger), then the rings."""
+    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[0] * cfg.tile[1] * 4) + skinny_ring(cfg)
 
 
 def skinny_register_estimate(cfg: KernelConfig) -> int:
-    """fp32 accumulators + two steps of W's 16-byte vectors (two rows per 16-row mma tile per
-    32-wide chunk) + one of A + ~40 for addresses and indices."""
+    """fp32 accumulators + a step of W's 16-byte vectors (two rows per 16-row mma tile per 32-wide
+    chunk) + one of A + ~40 for addresses and indices."""
     tm, rows, wk = cfg.warp
     unroll, row_tiles = wk // 32, rows // 16
-    return 4 * row_tiles * (tm // 8) + 2 * unroll * row_tiles * 2 * 4 + 4 + 40
+    return 4 * row_tiles * (tm // 8) + unroll * row_tiles * 2 * 4 + 4 + 40
 
 
 # What the ranking model assumes of an H200-class part (measured: 790 TFLOP/s fp16 dense through
@@ -460,10 +466,10 @@ def skinny_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     unroll, row_tiles = cfg.warp[2] // 32, cfg.warp[1] // 16
     ctas = _tiles(cfg, p) * cfg.split_k
     regs = max(64, skinny_register_estimate(cfg))
-    staged = min(SKINNY_A_SMEM_KB * 1024, tm * 2 * (p.k // cfg.split_k + 32))
+    staged = min(SKINNY_A_SMEM_KB * 1024, tm * 2 * (p.k // cfg.split_k + 32)) + skinny_ring(cfg)
     resident = max(1, min(65536 // (threads * regs), hw.smem_per_block // max(1, staged), 2048 // threads))
     per_sm = min(resident, math.ceil(ctas / hw.sm_count))
-    in_flight = per_sm * threads * unroll * 2 * row_tiles * 16  # bytes of W per SM per step
+    in_flight = per_sm * threads * (cfg.stages - 1) * unroll * 2 * row_tiles * 16  # bytes of W per SM
     bandwidth = min(DRAM_BYTES_PER_S, min(ctas, hw.sm_count) * in_flight / DRAM_LATENCY_S)
     waves = math.ceil(ctas / (hw.sm_count * resident))
     memory = ELEMENT_BYTES * p.n * p.k / bandwidth * (1 + 0.5 * (waves - ctas / (hw.sm_count * resident)) / waves)

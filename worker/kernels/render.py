@@ -75,7 +75,8 @@ SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
 SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
 SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads per step (one step ahead of its math)
 SKINNY_WARPS = (2, 4, 8, 16)
-SKINNY_A_SMEM_KB = 112  # activations staged per CTA: K slices up to 3.5K deep for 16 tokens
+SKINNY_STAGES = (2, 3, 4, 6, 8)  # per-warp cp.async ring slots for W
+SKINNY_A_SMEM_KB = 64  # activations staged per CTA: K slices up to 2K deep for 16 tokens
 
 
 class UnsupportedConfig(ValueError):
@@ -182,12 +183,13 @@ def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
     warps = tn // rows if rows and tn % rows == 0 else 0
     unroll = wk // 32 if wk % 32 == 0 else 0
     if (tm not in SKINNY_TILE_M or tn not in SKINNY_TILE_N or rows not in SKINNY_ROWS_PER_WARP or wm != tm
-            or tk != wk or unroll not in SKINNY_UNROLL or warps not in SKINNY_WARPS):
+            or tk != wk or unroll not in SKINNY_UNROLL or warps not in SKINNY_WARPS or cfg.stages not in SKINNY_STAGES):
         raise UnsupportedConfig(f"no weight-streaming kernel with tile {cfg.tile} and warp step {cfg.warp}")
     if (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col) or cfg.alignment[:2] != (8, 8):
         raise UnsupportedConfig("the weight-streaming kernel reads row-major A and column-major B in 16-byte rows")
     parts = cfg.epilogue.parts
     return {"tile": [int(tm), int(tn)], "warps": int(warps), "rows_per_warp": int(rows), "unroll": int(unroll),
+            "stages": int(cfg.stages),
             "a_smem_kb": SKINNY_A_SMEM_KB, "mma_type": MMA_TYPE[cfg.dtype],
             "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}
 

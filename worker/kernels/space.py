@@ -158,14 +158,15 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
         return
     if not skinny_enabled():
         return
-    for tm, tn, rows, unroll in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
-                                                  render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL[:3]):
+    for tm, tn, rows, unroll, stages in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
+                                                          render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL[:3],
+                                                          render.SKINNY_STAGES[1:]):
         if tn // rows not in render.SKINNY_WARPS:
             continue
         for splits in SKINNY_SPLITS:
             yield KernelConfig(family=Family.sm90_skinny, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                                epilogue=p.epilogue, tile=(tm, tn, 32 * unroll), warp=(tm, rows, 32 * unroll),
-                               alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
+                               stages=stages, alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
 
 
 SPACES = {
