@@ -293,7 +293,10 @@ def skinny_shared_memory(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
     """The staged activations (or the CTA's fp32 partial tile, which reuses their space) and the
     warps' rings of W must fit."""
     need = skinny_smem(cfg)
-    return None if need <= hw.smem_per_block else f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
+    if need > hw.smem_per_block:
+        return f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
+    piece = (SKINNY_A_SMEM_KB * 1024 // (cfg.tile[0] * ELEMENT_BYTES) - 32) // 32 * 32  # the template's kPieceK
+    return None if piece >= cfg.warp[2] else f"{SKINNY_A_SMEM_KB} KB of activations hold less than one step"
 
 
 def skinny_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:

@@ -75,8 +75,8 @@ SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
 SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
 SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads per step (one step ahead of its math)
 SKINNY_WARPS = (2, 4, 8, 16)
-SKINNY_STAGES = (2, 3, 4, 6, 8)  # per-warp cp.async ring slots for W
-SKINNY_A_SMEM_KB = 64  # activations staged per CTA: K slices up to 2K deep for 16 tokens
+SKINNY_STAGES = (2, 3, 4, 6, 8, 12, 16)  # per-warp cp.async ring slots for W
+SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens): the rest is W's rings
 
 
 class UnsupportedConfig(ValueError):

@@ -159,7 +159,7 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
     if not skinny_enabled():
         return
     for tm, tn, rows, unroll, stages in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
-                                                          render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL[:3],
+                                                          render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL,
                                                           render.SKINNY_STAGES[1:]):
         if tn // rows not in render.SKINNY_WARPS:
             continue
