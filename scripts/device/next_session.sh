@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
-# What is left to run on GPUs (rewritten at the end of session 12; its 30 device-minutes are spent).
+# What is left to run on GPUs (rewritten in session 13).
+#  0. Session 13 built Kiln's own weight-streaming decode kernel (sm90_skinny, opt-in KILN_SKINNY=1);
+#     it verifies but loses to CUTLASS's swapped kernels (instruction-bound: 3-9x their warp
+#     instructions, run D's profile). The decode lever left is CUTLASS's TMA + wgmma swapped
+#     mainloop with K split over a cluster and summed through DSMEM (sm90_skinny's reduction), so
+#     decode.m16's 64x16 kernel runs 128 CTAs without parallel split-K's second launch.
 #  1. A full GEMM suite search at the beta-free epilogue for #4 (`kiln bench gemm --limit 16`):
 #     session 12 only replayed session 6's winners (geomean 0.987 -> 0.995). Cold, each shape
 #     compiles 16+ variants (~45 s each): compile the selection on a CPU host first
