@@ -88,3 +88,32 @@ def test_stream_k_kernel_compiles_without_grid_dependency_control(tmp_path) -> N
     assert cfg.name == "sm90_f16_rc_t128x64x128_c1x2_cooperative_tma_streamk_a888_bias_relu"
     out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([cfg], target_arch="sm_90a")[0]
     assert out.ok, out.error + out.log[-2000:]
+
+
+PARALLEL_SPLIT = replace(SM90_GEMM, epilogue=Epilogue.bias_gelu, tile=(64, 16, 128), swap_ab=True,
+                         epilogue_schedule=EpilogueSchedule.nosmem, split_k_mode="parallel", split_k=2)
+
+
+def test_parallel_split_reduction_waits_on_the_gemm_and_launches_as_its_dependent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its second kernel reads the GEMM's partials only after griddepcontrol.wait, so the contract
+    lets it launch programmatically (its launch gap overlaps the GEMM's tail: decode.m16's split
+    kernels paid ~2 µs for it); the launcher then sends it through cuLaunchKernelEx with the
+    attribute, the config built once per shape and its stream set only when it changes."""
+    source = render(PARALLEL_SPLIT)
+    reduce_body = source[source.index("kiln_splitk_reduce(KilnSplitKReduce const p) {"):]
+    assert "wait_on_dependent_grids();" in reduce_body[:400]
+    assert launch_meta(PARALLEL_SPLIT)["reduce"]["programmatic_dependent_launch"] is True
+
+    sent: list = []
+    monkeypatch.setattr(launcher.cu, "cuLaunchKernelEx", lambda cfg, fn, args, extra: sent.append(cfg) or (0,))
+    k = _kernel({"reduce": launch_meta(PARALLEL_SPLIT)["reduce"]})
+    k.reduce_entry, k.reduce_dependent_launch = object(), True
+    prepared = replace(_prepared((1, 1)), reduce=(512, 64, 256))
+    args = launcher.PackedArgs(None, None, 0, 8)
+    k._launch_reduce(prepared, args, 7)
+    k._launch_reduce(prepared, args, 7)
+    assert len(sent) == 2 and sent[0] is sent[1] and prepared.reduce_stream == 7
+    cfg = sent[0]
+    assert (cfg.gridDimX, cfg.blockDimX, cfg.numAttrs) == (64, 256, 1)
+    assert cfg.attrs[0].id == launcher.cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION

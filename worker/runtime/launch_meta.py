@@ -90,6 +90,9 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
             "rule": "after the entry, on the same stream: launch this kernel with meta[reduce_grid] x "
                     "meta[reduce_threads] threads, no cluster, its one by-value parameter being the bytes of the "
                     "patched Params buffer from offset meta[reduce_offset]",
+            # it waits on the GEMM grid (griddepcontrol.wait) before reading the partials, so its launch
+            # may overlap the GEMM's tail, as the GEMM's may overlap the kernel before it
+            "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         }} if cfg.split_k_mode == "parallel" else {}),
         **(_conv_contract(cfg) if cfg.is_conv else {}),
         **(_pointwise_contract() if conv_as_gemm else {}),

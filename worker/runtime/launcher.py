@@ -131,6 +131,8 @@ class PreparedLaunch:
     workspace_clear: int = 0  # where the zeroed part of the workspace starts (stream-K: its barriers)
     scratch_bytes: int = 0  # after the workspace, not zeroed (parallel split-K's fp32 partials)
     reduce: tuple[int, int, int] | None = None  # the second kernel's params offset, grid and threads
+    reduce_config: Any = None  # the reduction's CUlaunchConfig (programmatic dependent launch), built on first launch
+    reduce_stream: int = -1  # the stream `reduce_config` holds
     config: Any = None  # the CUlaunchConfig, built on first launch
     stream: int = -1  # the stream `config` holds
     driver: Any = None  # the opt-in ctypes launch (KILN_LAUNCH=driver), built on first launch
@@ -191,6 +193,8 @@ class LoadedKernel:
         # kernel may be scheduled while the stream's previous kernel drains; it waits on that grid
         # (griddepcontrol.wait) before touching global memory.
         self.dependent_launch = bool(launch.get("programmatic_dependent_launch")) and PDL_ALLOWED
+        # parallel split-K's reduction likewise (it waits on the GEMM grid before reading partials)
+        self.reduce_dependent_launch = bool((reduce or {}).get("programmatic_dependent_launch")) and PDL_ALLOWED
 
     def launch_fold(self, values: dict[str, int], elements: int, stream: int) -> None:
         """The cubin's own input transform (a conv contract's "input_transform"): one thread per
@@ -274,7 +278,7 @@ class LoadedKernel:
             if result:
                 check(cu.CUresult(result))
             if prepared.reduce is not None:
-                self._launch_reduce(prepared.reduce, args, stream)
+                self._launch_reduce(prepared, args, stream)
             return
         cfg = prepared.config
         if cfg is None:
@@ -285,12 +289,31 @@ class LoadedKernel:
         if err:  # CUDA_SUCCESS is 0; comparing enum members costs more on the per-call path
             check(err)
         if prepared.reduce is not None:
-            self._launch_reduce(prepared.reduce, args, stream)
+            self._launch_reduce(prepared, args, stream)
 
-    def _launch_reduce(self, reduce: tuple[int, int, int], args: PackedArgs, stream: int) -> None:
-        """Parallel split-K's second kernel: sums the slices' partials, applies the epilogue."""
-        _, grid, threads = reduce
-        err, = cu.cuLaunchKernel(self.reduce_entry, grid, 1, 1, threads, 1, 1, 0, stream, args.reduce_address, 0)
+    def _launch_reduce(self, prepared: PreparedLaunch, args: PackedArgs, stream: int) -> None:
+        """Parallel split-K's second kernel: sums the slices' partials, applies the epilogue. As a
+        programmatic dependent of the GEMM where its contract allows (its launch overlaps the
+        GEMM's tail; it waits for the GEMM grid before reading), else a plain launch."""
+        assert prepared.reduce is not None
+        _, grid, threads = prepared.reduce
+        if not self.reduce_dependent_launch:
+            err, = cu.cuLaunchKernel(self.reduce_entry, grid, 1, 1, threads, 1, 1, 0, stream, args.reduce_address, 0)
+        else:
+            cfg = prepared.reduce_config
+            if cfg is None:
+                cfg = prepared.reduce_config = cu.CUlaunchConfig()
+                cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid, 1, 1
+                cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = threads, 1, 1
+                cfg.sharedMemBytes = 0
+                attr = cu.CUlaunchAttribute()
+                attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+                attr.value.programmaticStreamSerializationAllowed = 1
+                cfg.attrs = [attr]
+                cfg.numAttrs = 1
+            if prepared.reduce_stream != stream:
+                cfg.hStream = prepared.reduce_stream = stream
+            err, = cu.cuLaunchKernelEx(cfg, self.reduce_entry, args.reduce_address, 0)
         if err:
             check(err)
 
