@@ -77,6 +77,7 @@ SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads per step (one step
 SKINNY_WARPS = (2, 4, 8, 16)
 SKINNY_STAGES = (2, 3, 4, 6, 8, 12, 16)  # per-warp cp.async ring slots for W
 SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens): the rest is W's rings
+SKINNY_A_PAD = 40  # halves after a staged row at most: rows 16 bytes apart modulo 128 for ldmatrix
 
 
 class UnsupportedConfig(ValueError):
@@ -190,7 +191,7 @@ def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
     parts = cfg.epilogue.parts
     return {"tile": [int(tm), int(tn)], "warps": int(warps), "rows_per_warp": int(rows), "unroll": int(unroll),
             "stages": int(cfg.stages),
-            "a_smem_kb": SKINNY_A_SMEM_KB, "mma_type": MMA_TYPE[cfg.dtype],
+            "a_smem_kb": SKINNY_A_SMEM_KB, "a_pad": SKINNY_A_PAD, "mma_type": MMA_TYPE[cfg.dtype],
             "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}
 
 
