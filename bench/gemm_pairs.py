@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -177,7 +176,6 @@ def skinny_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
     """The weight-streaming configs the rules accept for the problem, at every cluster split, with
     one token tile over M (two for M = 128) and rings of 4 to 16 slots: no ranking, no limit (each
     compiles in about a second)."""
-    os.environ["KILN_SKINNY"] = "1"  # this experiment is about it, whatever the default search does
     problem = GemmProblem.from_spec(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)))
     whole = min(128, max(8, 1 << (m - 1).bit_length()))
     tiles_m = (whole, whole // 2) if whole == 128 else (whole,)

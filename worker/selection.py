@@ -16,6 +16,7 @@ from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import (
     PruneReport,
+    Rule,
     parallel_split_divides_k,
     prune,
     skinny_needs_clusters,
@@ -26,6 +27,10 @@ from worker.kernels.prune import (
 )
 from worker.kernels.prune_conv import prune_conv
 from worker.kernels.space import SKINNY_SPLITS, full_conv_space, full_space
+
+# What decides whether a slice count is worth a launch: CUTLASS's split kernels, the weight-streaming one.
+CUTLASS_SPLIT_RULES: tuple[Rule, ...] = (split_k_worthwhile, parallel_split_divides_k, streamk_runs_as_asked)
+SKINNY_SPLIT_RULES: tuple[Rule, ...] = (skinny_needs_clusters, skinny_tile_fits, skinny_split_useful)
 
 
 @dataclass
@@ -42,7 +47,7 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
     milliseconds of GPU time and no compile."""
     out: list[KernelConfig] = []
 
-    def add_splits(cfg: KernelConfig, counts: tuple[int, ...]) -> None:
+    def add_splits(cfg: KernelConfig, counts: tuple[int, ...], rules: tuple[Rule, ...] = CUTLASS_SPLIT_RULES) -> None:
         """The same cubin at other slice counts, where the split rules (judged in the kernel's
         own frame) accept them."""
         if problem is None or hw is None:
@@ -50,9 +55,7 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
         for splits in counts:
             split = replace(cfg, split_k=splits, decomposition=Decomposition.heuristic)
             run = problem.as_run_by(split)
-            if (split not in out and split_k_worthwhile(split, run, hw) is None
-                    and parallel_split_divides_k(split, run, hw) is None
-                    and streamk_runs_as_asked(split, run, hw) is None):
+            if split not in out and all(rule(split, run, hw) is None for rule in rules):
                 out.append(split)
 
     def add_forced_streamk(cfg: KernelConfig) -> None:
@@ -64,16 +67,6 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
         if forced not in out and streamk_runs_as_asked(forced, problem.as_run_by(forced), hw) is None:
             out.append(forced)
 
-    def add_skinny_splits(cfg: KernelConfig) -> None:
-        """The weight-streaming kernel's cluster size along K is a launch argument too."""
-        if problem is None or hw is None:
-            return
-        for splits in SKINNY_SPLITS:
-            split = replace(cfg, split_k=splits)
-            if split not in out and all(rule(split, problem, hw) is None for rule in (
-                    skinny_needs_clusters, skinny_tile_fits, skinny_split_useful)):
-                out.append(split)
-
     for cfg in configs:
         out.append(cfg)
         if cfg.family is Family.sm80_tensorop and cfg.split_k_mode == "serial":
@@ -81,8 +74,8 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             # get more slices than the cost model ranks, for more bytes in flight per SM.
             add_splits(cfg, (2, 4, 8, 16))
             continue
-        if cfg.family is Family.sm90_skinny:
-            add_skinny_splits(cfg)
+        if cfg.family is Family.sm90_skinny:  # its cluster size along K is a launch argument too
+            add_splits(cfg, SKINNY_SPLITS, SKINNY_SPLIT_RULES)
             continue
         if cfg.family is not Family.sm90_tma:
             continue

@@ -334,15 +334,17 @@ RULES: list[Rule] = [
     swizzle_matches_grid,
     skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
 ]
-# The weight-streaming kernel is judged by its own rules (and the alignment rule everyone shares);
-# the CUTLASS families' stage, warp-tile and scheduler rules mean nothing to it.
-SKINNY_RULES: set[Rule] = {alignment_fits, epilogue_supported, skinny_needs_clusters, skinny_shared_memory,
-                           skinny_registers, skinny_tile_fits, skinny_split_useful}
+# The weight-streaming kernel is judged by its own rules and the two every family shares; the
+# CUTLASS families' stage, warp-tile and scheduler rules mean nothing to it, nor its rules to them.
+SKINNY_ONLY_RULES: set[Rule] = {skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits,
+                                skinny_split_useful}
+SHARED_RULES: set[Rule] = {alignment_fits, epilogue_supported}
 
 
 def rule_applies(rule: Rule, cfg: KernelConfig) -> bool:
-    return (rule in SKINNY_RULES) if cfg.family is Family.sm90_skinny else rule not in SKINNY_RULES - {
-        alignment_fits, epilogue_supported}
+    if cfg.family is Family.sm90_skinny:
+        return rule in SKINNY_ONLY_RULES or rule in SHARED_RULES
+    return rule not in SKINNY_ONLY_RULES
 
 
 SKINNY_REGISTER_CAP = 200

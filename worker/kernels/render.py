@@ -73,7 +73,7 @@ TEMPLATE_FILE = {Family.sm80_tensorop: "gemm_sm80.cu.j2", Family.sm90_tma: "gemm
 SKINNY_TILE_M = (8, 16, 32, 64, 128)  # tokens per CTA: whole mma.m16n8k16 N steps
 SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
 SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
-SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp loads per step (one step ahead of its math)
+SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp copies and multiplies per step
 SKINNY_WARPS = (2, 4, 8, 16)
 SKINNY_STAGES = (2, 3, 4, 6, 8, 12, 16)  # per-warp cp.async ring slots for W
 SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens): the rest is W's rings
@@ -177,8 +177,9 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
 
 
 def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
-    """The weight-streaming kernel's shape: tokens and W rows per CTA, warps along K and each warp's
-    unroll, all from the small tables above; A row-major, W (B) column-major, rows 16-byte aligned."""
+    """The weight-streaming kernel's shape: tokens and W rows per CTA, rows per warp, each warp's
+    unroll and ring slots, all from the small tables above; A row-major, W (B) column-major, rows
+    16-byte aligned."""
     tm, tn, tk = cfg.tile
     wm, rows, wk = cfg.warp
     warps = tn // rows if rows and tn % rows == 0 else 0

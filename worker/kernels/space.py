@@ -142,12 +142,14 @@ SKINNY_MAX_M = 128
 
 
 def skinny_enabled() -> bool:
-    """The weight-streaming kernel verifies on the H200 but has not beaten CUTLASS's swapped
-    decode kernels there (bench/results/gemm_pairs_h200_20261201_session13_*_skinny_*.json: its
-    register-staged loads keep ~2.2 TB/s of W in flight, CUTLASS's TMA pipelines as much with half
-    the SMs), and in the ranked search it took slots those kernels needed (decode.m16 16.2 µs
-    against 14.1). Opt in with KILN_SKINNY=1 (`kiln bench pairs --skinny` always searches it)."""
+    """The weight-streaming kernel verifies on the H200 but has not beaten CUTLASS's swapped decode
+    kernels there (bench/results/gemm_pairs_h200_20261201_session13_*_skinny_*.json; Nsight Compute
+    found it issuing 3-9x their instructions), and in the ranked search it took slots those kernels
+    needed (decode.m16 16.2 µs against 14.1). Opt in with KILN_SKINNY=1; `kiln bench pairs
+    --skinny` enumerates `skinny_space` itself, whatever the default search does."""
     return os.environ.get("KILN_SKINNY", "0") == "1"
+
+
 SKINNY_SPLITS = (1, 2, 4, 8)  # CTAs of a cluster along K: a launch argument of the same cubin
 
 
@@ -155,8 +157,6 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """Kiln's weight-streaming kernel (templates/gemm_skinny_sm90.cu.j2) for decode GEMMs: tokens
     and W rows per CTA, rows per warp, each warp's unroll, and the cluster split of K."""
     if p.m > SKINNY_MAX_M or p.batch != 1 or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8:
-        return
-    if not skinny_enabled():
         return
     for tm, tn, rows, unroll, stages in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
                                                           render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL,
@@ -169,11 +169,17 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
                                stages=stages, alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
 
 
+def default_skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
+    """The weight-streaming kernel in the search only where opted in (`skinny_enabled`)."""
+    if skinny_enabled():
+        yield from skinny_space(p)
+
+
 SPACES = {
     "sm_80": [sm80_space], "sm_86": [sm80_space], "sm_89": [sm80_space],
     # plain sm_90 has no wgmma: the 2.x kernels and the weight-streaming one are what it can run
-    "sm_90": [sm80_space, skinny_space],
-    "sm_90a": [sm90_space, skinny_space, sm80_space],
+    "sm_90": [sm80_space, default_skinny_space],
+    "sm_90a": [sm90_space, default_skinny_space, sm80_space],
 }
 
 

@@ -306,10 +306,7 @@ class LoadedKernel:
                 cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid, 1, 1
                 cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = threads, 1, 1
                 cfg.sharedMemBytes = 0
-                attr = cu.CUlaunchAttribute()
-                attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
-                attr.value.programmaticStreamSerializationAllowed = 1
-                cfg.attrs = [attr]
+                cfg.attrs = [_dependent_launch_attribute()]
                 cfg.numAttrs = 1
             if prepared.reduce_stream != stream:
                 cfg.hStream = prepared.reduce_stream = stream
@@ -335,13 +332,19 @@ class LoadedKernel:
             attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
             attrs.append(attr)
         if self.dependent_launch:
-            attr = cu.CUlaunchAttribute()
-            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
-            attr.value.programmaticStreamSerializationAllowed = 1
-            attrs.append(attr)
+            attrs.append(_dependent_launch_attribute())
         cfg.attrs = attrs
         cfg.numAttrs = len(attrs)
         return cfg
+
+
+def _dependent_launch_attribute() -> Any:
+    """Programmatic stream serialization: the kernel may launch while the stream's previous one
+    drains (it waits on that grid itself before touching its inputs)."""
+    attr = cu.CUlaunchAttribute()
+    attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attr.value.programmaticStreamSerializationAllowed = 1
+    return attr
 
 
 @dataclass
