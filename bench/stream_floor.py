@@ -1,0 +1,145 @@
+"""`python -m bench.stream_floor`: the fastest a decode GEMM can possibly run on this GPU.
+
+    python -m bench.stream_floor [--out result.json]
+
+A decode GEMM (M <= 128 tokens) must read its whole weight W[N,K] from HBM once; nothing it does
+can take less time than one kernel that only reads those bytes. This measures that floor the way
+the suite times a candidate (CUDA events around each launch, operand sets rotated past twice the
+L2, median of many launches) with a plain streaming-read kernel compiled by NVRTC: 16-byte
+non-allocating loads, several in flight per thread, every launch geometry in GRIDS tried and the
+fastest kept. cuBLAS's GEMM for the same shape runs in the same process, so the result states the
+best ratio any Kiln kernel could reach against it (`ceiling_ratio` = cuBLAS time / floor), which is
+what decides whether a target like "decode >= 1.15x cuBLAS" is reachable at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+from bench.common import provenance, save_result
+
+# The suite's decode GEMMs (M, N, K): W is N x K fp16.
+DECODE = {"decode.m16": (16, 4096, 4096), "decode.m64": (64, 11008, 4096), "decode.m128": (128, 4096, 11008)}
+# (blocks per SM, threads per block, 16-byte loads in flight per thread)
+GRIDS = [(b, t, u) for b in (1, 2, 4, 8) for t in (256, 512, 1024) for u in (2, 4, 8) if b * t <= 2048]
+
+SOURCE = r"""
+extern "C" __global__ void stream_read(const uint4* __restrict__ p, long long vectors, unsigned* sink) {
+  // every thread reads UNROLL vectors a step, strided by the grid: each load a full 128-byte line per warp
+  unsigned acc = 0;
+  long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + (UNROLL - 1) * stride < vectors; i += UNROLL * stride) {
+    uint4 v[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+      asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w) : "l"(p + i + u * stride));
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  for (; i < vectors; i += stride) { uint4 v = p[i]; acc ^= v.x ^ v.y ^ v.z ^ v.w; }
+  if (acc == 0x9e3779b9u) *sink = acc;  // keeps the loads; (almost) never taken
+}
+"""
+
+
+def _compile(unroll: int) -> bytes:
+    from worker.kernels import nvrtc
+
+    cubin, _ = nvrtc.compile(SOURCE.replace("UNROLL", str(unroll)), arch="sm_90a", options=["-arch=sm_90a"],
+                             name="stream_read.cu")
+    return cubin
+
+
+class StreamRead:
+    """The read kernel at one unroll, launched through the driver on torch's current stream."""
+
+    def __init__(self, unroll: int) -> None:
+        from cuda.bindings import driver
+
+        self.driver = driver
+        self.cubin = _compile(unroll)
+        _, self.module = driver.cuModuleLoadData(self.cubin)
+        _, self.function = driver.cuModuleGetFunction(self.module, b"stream_read")
+
+    def launcher(self, buf: Any, sink: Any, blocks: int, threads: int) -> Any:
+        import torch
+
+        vectors = buf.numel() * buf.element_size() // 16
+        args = (ctypes.c_void_p(buf.data_ptr()), ctypes.c_longlong(vectors), ctypes.c_void_p(sink.data_ptr()))
+        argv = (ctypes.c_void_p * 3)(*(ctypes.addressof(a) for a in args))
+
+        def launch() -> None:
+            keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
+            self.driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, 0,
+                                       torch.cuda.current_stream().cuda_stream, ctypes.addressof(argv), 0)
+        return launch
+
+
+def median_us(fns: list[Any], reps: int) -> float:
+    from worker.gpu_bench import time_launches
+
+    return statistics.median(time_launches(fns, reps))
+
+
+def measure(reps: int) -> list[dict[str, Any]]:
+    import torch
+
+    from worker.gpu_bench import L2_BYTES, settle
+
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    kernels = {u: StreamRead(u) for u in sorted({u for _, _, u in GRIDS})}
+    sink = torch.zeros(1, dtype=torch.int32, device="cuda")
+    rows = []
+    for name, (m, n, k) in DECODE.items():
+        sets = max(2, math.ceil(2 * L2_BYTES / (2 * n * k)))
+        weights = [torch.randn(n, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        outs = [torch.empty(m, n, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        cublas = [(lambda a=a, w=w, o=o: torch.matmul(a, w.t(), out=o)) for a, w, o in zip(acts, weights, outs, strict=True)]
+        settle(cublas)
+        reads = {}
+        for blocks, threads, unroll in GRIDS:
+            fns = [kernels[unroll].launcher(w, sink, blocks * sms, threads) for w in weights]
+            reads[(blocks, threads, unroll)] = median_us(fns, reps)
+        best = min(reads, key=lambda g: reads[g])
+        cublas_us = median_us(cublas, reps)
+        floor_us = median_us([kernels[best[2]].launcher(w, sink, best[0] * sms, best[1]) for w in weights], reps)
+        w_bytes = 2 * n * k
+        rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "rotating_sets": sets,
+                     "floor_us": floor_us, "floor_grid": {"blocks_per_sm": best[0], "threads": best[1],
+                                                          "loads_in_flight": best[2]},
+                     "floor_tb_per_s": w_bytes / floor_us / 1e6, "cublas_us": cublas_us,
+                     "cublas_tb_per_s": w_bytes / cublas_us / 1e6, "ceiling_ratio": cublas_us / floor_us,
+                     "grids_us": {f"{b}x{t}x{u}": v for (b, t, u), v in reads.items()}})
+        print(f"{name:12s} floor {floor_us:6.2f} µs ({w_bytes / floor_us / 1e6:4.2f} TB/s, {best})  "
+              f"cuBLAS {cublas_us:6.2f} µs ({w_bytes / cublas_us / 1e6:4.2f} TB/s)  "
+              f"best possible ratio {cublas_us / floor_us:4.2f}x", flush=True)
+        del weights, acts, outs, cublas
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--reps", type=int, default=200)
+    args = p.parse_args()
+    import torch
+
+    from worker.device import visible_gpus
+
+    dev = next(d for d in visible_gpus() if d.gpu_index == torch.cuda.current_device())
+    rows = measure(args.reps)
+    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version,
+                             "sm_count": dev.sm_count}), "benchmark": "stream_floor", "rows": rows}
+    print(save_result(payload, "stream_floor", dev.gpu_name, args.out))
+
+
+if __name__ == "__main__":
+    main()
