@@ -31,7 +31,7 @@ GRIDS = [(b, t, u) for b in (1, 2, 4, 8) for t in (256, 512, 1024) for u in (2, 
 SOURCE = r"""
 extern "C" __global__ void stream_read(const uint4* __restrict__ p, long long vectors, unsigned* sink) {
   // every thread reads UNROLL vectors a step, strided by the grid: each load a full 128-byte line per warp
-  unsigned acc = 0;
+  unsigned acc = 0;  // the wrapping sum of every 32-bit word read: checked against torch before timing
   long long stride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   for (; i + (UNROLL - 1) * stride < vectors; i += UNROLL * stride) {
@@ -41,10 +41,10 @@ extern "C" __global__ void stream_read(const uint4* __restrict__ p, long long ve
       asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
                    : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w) : "l"(p + i + u * stride));
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    for (int u = 0; u < UNROLL; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
   }
-  for (; i < vectors; i += stride) { uint4 v = p[i]; acc ^= v.x ^ v.y ^ v.z ^ v.w; }
-  if (acc == 0x9e3779b9u) *sink = acc;  // keeps the loads; (almost) never taken
+  for (; i < vectors; i += stride) { uint4 v = p[i]; acc += v.x + v.y + v.z + v.w; }
+  atomicAdd(sink, acc);  // one per thread: the loads stay, and the read can be verified
 }
 """
 
@@ -63,10 +63,12 @@ class StreamRead:
     def __init__(self, unroll: int) -> None:
         from cuda.bindings import driver
 
-        self.driver = driver
-        self.cubin = _compile(unroll)
-        _, self.module = driver.cuModuleLoadData(self.cubin)
-        _, self.function = driver.cuModuleGetFunction(self.module, b"stream_read")
+        from worker.runtime.launcher import check, ensure_context
+
+        ensure_context()
+        self.driver, self.check = driver, check
+        self.module = check(driver.cuModuleLoadData(_compile(unroll)))
+        self.function = check(driver.cuModuleGetFunction(self.module, b"stream_read"))
 
     def launcher(self, buf: Any, sink: Any, blocks: int, threads: int) -> Any:
         import torch
@@ -77,9 +79,22 @@ class StreamRead:
 
         def launch() -> None:
             keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
-            self.driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, 0,
-                                       torch.cuda.current_stream().cuda_stream, ctypes.addressof(argv), 0)
+            self.check(self.driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, 0,
+                                                  torch.cuda.current_stream().cuda_stream, ctypes.addressof(argv), 0))
         return launch
+
+
+def verified(launch: Any, buf: Any, sink: Any) -> None:
+    """The kernel read every word of buf: its wrapping sum matches torch's."""
+    import torch
+
+    sink.zero_()
+    launch()
+    torch.cuda.synchronize()
+    expected = int(buf.view(torch.int32).to(torch.int64).sum().item()) % (1 << 32)
+    got = int(sink.item()) % (1 << 32)
+    if got != expected:
+        raise AssertionError(f"stream_read summed {got:#x}, torch {expected:#x}: the floor would be a lie")
 
 
 def median_us(fns: list[Any], reps: int) -> float:
@@ -107,6 +122,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
         reads = {}
         for blocks, threads, unroll in GRIDS:
             fns = [kernels[unroll].launcher(w, sink, blocks * sms, threads) for w in weights]
+            verified(fns[0], weights[0], sink)
             reads[(blocks, threads, unroll)] = median_us(fns, reps)
         best = min(reads, key=lambda g: reads[g])
         cublas_us = median_us(cublas, reps)
