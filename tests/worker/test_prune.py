@@ -37,7 +37,7 @@ C80 = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epil
 
 SK64 = replace(C90, tile=(128, 64, 128), cluster=(1, 2), tile_scheduler=TileScheduler.streamk)
 SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 128, 128),
-                      warp=(16, 16, 128), stages=4)
+                      warp=(16, 16, 128), stages=2)
 M64 = GemmProblem.from_spec(GemmSpec(m=64, n=11008, k=4096))
 
 CASES = [
@@ -78,14 +78,15 @@ CASES = [
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
     (P.more_stores_in_flight, C90, replace(C90, epilogue_store_stages=4), BIG, H),
     (P.skinny_needs_clusters, replace(SKINNY, split_k=8), replace(SKINNY, split_k=16), DECODE, H),
-    # activations (64 KB) + 8 warps' rings: 4 slots of 4 x 1 KB = 128 KB fit, 8 slots (256 KB) do not
-    (P.skinny_shared_memory, SKINNY, replace(SKINNY, stages=8), M64, H),
-    # 128 tokens: 40 KB of activations hold 96 K values beside the row padding, one step of unroll 2
-    # but not of 4
-    (P.skinny_shared_memory, replace(SKINNY, tile=(128, 32, 64), warp=(128, 16, 64)),
-     replace(SKINNY, tile=(128, 32, 128), warp=(128, 16, 128)), M64, H),
+    # 128 tokens: 40 KB of activations hold 128 K values beside the row padding, one step of unroll 4
+    # but not of 8
+    (P.skinny_shared_memory, replace(SKINNY, tile=(128, 32, 128), warp=(128, 16, 128)),
+     replace(SKINNY, tile=(128, 32, 256), warp=(128, 16, 256)), M64, H),
     (P.skinny_registers, replace(SKINNY, tile=(64, 128, 64), warp=(64, 16, 64)),
      replace(SKINNY, tile=(128, 128, 128), warp=(128, 32, 128)), M64, H),
+    # 16 warps may use 128 registers each: two buffers of four 32-wide chunks fit (ptxas: 128, no
+    # spills), three do not
+    (P.skinny_registers, replace(SKINNY, tile=(16, 256, 128)), replace(SKINNY, tile=(16, 256, 128), stages=3), M64, H),
     (P.skinny_tile_fits, SKINNY, replace(SKINNY, tile=(32, 128, 128), warp=(32, 16, 128)), DECODE, H),
     (P.skinny_tile_fits, replace(SKINNY, split_k=4),
      replace(SKINNY, split_k=8), GemmProblem.from_spec(GemmSpec(m=16, n=4096, k=512)), H),  # 8 x 128 > K

@@ -1,13 +1,17 @@
-"""The weight-streaming kernel's shared-memory layout, checked on the CPU.
+"""The weight-streaming kernel's fragment layout, checked on the CPU.
 
-Its W ring and staged activations are read with ldmatrix into mma.m16n8k16 fragments; a wrong
-row, column or swizzle there computes a different GEMM (the GPU tests catch that, on a GPU). This
-replays the template's address formulas lane by lane against PTX's definitions of ldmatrix and of
-the mma fragments, and checks that each 8-lane phase of every ldmatrix and cp.async touches
-distinct banks. The formulas are asserted to be the template's own text, so the two cannot drift.
+Each lane loads 16-byte runs of K (8q..8q+7 of a 32-wide chunk) of its W rows g and g + 8 and of
+token g's staged activations, and hands those registers to mma.m16n8k16 as they are: the K order
+inside a chunk is permuted, identically for both operands. A wrong pairing computes a different
+GEMM (the GPU tests catch that, on a GPU); this replays the template's register use lane by lane
+against PTX's definition of the mma fragments, checks that every (row, token) dot product covers
+each K of the chunk exactly once, and that each 8-lane phase of the staged reads hits distinct
+banks. The formulas are asserted to be the template's own text, so the two cannot drift.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
@@ -17,101 +21,73 @@ from worker.kernels.config import Family, KernelConfig
 from worker.kernels.render import SKINNY_A_PAD, render
 
 CHUNK = 32  # K values per chunk (kChunk)
-ROW_BYTES = CHUNK * 2  # one W row of a chunk in a ring block
 
 
-def swizzled(row: int, col16: int) -> int:
-    """The template's swizzled(): byte offset of a 16-byte column of a 16-row ring block."""
-    return row * ROW_BYTES + ((col16 ^ ((row >> 1) & 3)) << 4)
-
-
-def staged_stride(piece_chunks: int) -> int:
-    """Halves between staged activation rows (the template's stride)."""
-    return piece_chunks * CHUNK + (SKINNY_A_PAD if piece_chunks % 2 else 8)
+def row_stride(piece_chunks: int) -> int:
+    """Halves between staged activation rows (the template's row_stride)."""
+    return piece_chunks * CHUNK + (0 if piece_chunks % 2 else SKINNY_A_PAD)
 
 
 def test_the_formulas_are_the_templates() -> None:
     source = render(KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 64, 64),
-                                 warp=(16, 16, 64), stages=4))
-    for text in ("row * (kChunk * 2) + ((col16 ^ ((row >> 1) & 3)) << 4)",  # swizzled()
-                 "s.dst[i][h] = swizzled(h * 8 + g, q);",  # what each lane copies
-                 "s.row[i][h] = p.B + int64_t(n < p.N ? n : 0) * p.K + q * 8;",
-                 "swizzled(r + 8 * (mi & 1), 2 * half + (mi >> 1))",  # W's ldmatrix addresses
-                 "((j * 8 + r) * stride + (c + u - c_piece) * kChunk + mi * 8) * 2",  # the activations'
-                 "(piece_end - piece_begin) * kChunk + ((piece_end - piece_begin) % 2 ? kPad : 8)",
-                 "mma(acc[i][j], w[i][0][0], w[i][0][1], w[i][0][2], w[i][0][3], b[0], b[1]);",
-                 "mma(acc[i][j], w[i][1][0], w[i][1][1], w[i][1][2], w[i][1][3], b[2], b[3]);"):
+                                 warp=(16, 16, 64), stages=2))
+    for text in ("r.row[i][h] = p.B + int64_t(n < p.N ? n : 0) * p.K + q * 8;",  # W rows g, g + 8 at run q
+                 "int const n = n0 + i * 16 + h * 8 + g;",
+                 "load_streamed(r.row[i][h] + (c + u) * kChunk)",
+                 "staged + ((j * 8 + g) * stride + (c + u - c_piece) * kChunk + q * 8) * 2",  # token g at run q
+                 "piece_chunks * kChunk + (piece_chunks % 2 ? 0 : kPad)",
+                 "mma(acc[i][j], lo.x, hi.x, lo.y, hi.y, b.x, b.y);",
+                 "mma(acc[i][j], lo.z, hi.z, lo.w, hi.w, b.z, b.w);"):
         assert text in source, text
 
 
-def ldmatrix_x4(memory: dict[int, tuple], addresses: list[int]) -> list[list[tuple]]:
-    """PTX ldmatrix.m8n8.x4.b16: lane l gives the address of row l % 8 of matrix l // 8; thread t
-    receives, in register i, matrix i's elements (row t // 4, columns 2 (t % 4) and + 1)."""
-    regs = []
-    for t in range(32):
-        regs.append([memory[addresses[8 * i + t // 4]][2 * (t % 4): 2 * (t % 4) + 2] for i in range(4)])
-    return regs
+def lane_registers(g: int, q: int) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """What lane (g, q) holds for one chunk: W rows g and g + 8 and token g, each as four 32-bit
+    registers of two (operand row, K) labels, as the template loads them (16 bytes from K 8q)."""
+    def run(row: int) -> list[tuple]:
+        return [((row, 8 * q + 2 * r), (row, 8 * q + 2 * r + 1)) for r in range(4)]
+    return run(g), run(g + 8), run(g)
 
 
-def test_w_fragments_are_mma_a_operands() -> None:
-    """Lanes copy W rows g and g + 8 at column q; ldmatrix then hands every thread the A-operand
-    registers mma.m16n8k16 defines: a0 = (row g, k 2q..2q+1), a1 = (row g+8, same k), a2 = (row g,
-    k 2q+8..), a3 = (row g+8, k 2q+8..), for both 16-wide halves of the chunk."""
-    block: dict[int, tuple] = {}  # 16-byte column address -> 8 (row, k) labels
-    for lane in range(32):
-        g, q = lane // 4, lane % 4
-        for h in range(2):
-            row = h * 8 + g
-            block[swizzled(row, q)] = tuple((row, q * 8 + e) for e in range(8))
-    for half in range(2):
-        addresses = [swizzled(ln % 8 + 8 * ((ln // 8) & 1), 2 * half + ((ln // 8) >> 1)) for ln in range(32)]
-        regs = ldmatrix_x4(block, addresses)
-        for t in range(32):
-            g, q, k0 = t // 4, t % 4, 16 * half
-            assert regs[t][0] == ((g, k0 + 2 * q), (g, k0 + 2 * q + 1))
-            assert regs[t][1] == ((g + 8, k0 + 2 * q), (g + 8, k0 + 2 * q + 1))
-            assert regs[t][2] == ((g, k0 + 2 * q + 8), (g, k0 + 2 * q + 9))
-            assert regs[t][3] == ((g + 8, k0 + 2 * q + 8), (g + 8, k0 + 2 * q + 9))
+def test_every_dot_product_covers_the_chunk_once() -> None:
+    """PTX mma.m16n8k16 (f16): a0 = (row g, k 2q..2q+1), a1 = (row g+8, same k), a2 = (row g,
+    k 2q+8..), a3 = (row g+8, k 2q+8..); b0 = (k 2q.., col g), b1 = (k 2q+8.., col g);
+    D(row, col) = sum over the 16 k of A(row, k) B(k, col). Replayed with the template's registers,
+    every output (W row, token) must sum W[row][k] * A[token][k] over each of the chunk's 32 K
+    exactly once."""
+    a_of: dict[tuple[int, int], tuple] = {}  # (mma row, mma k) -> W label, per mma
+    b_of: dict[tuple[int, int], tuple] = {}  # (mma k, mma col) -> token label
+    products: dict[tuple[int, int], Counter] = {(r, t): Counter() for r in range(16) for t in range(8)}
+    for first, second in ((0, 1), (2, 3)):  # the two mma of a chunk: registers x, y then z, w
+        for lane in range(32):
+            g, q = lane // 4, lane % 4
+            lo, hi, tok = lane_registers(g, q)
+            for e in range(2):
+                a_of[(g, 2 * q + e)] = lo[first][e]
+                a_of[(g + 8, 2 * q + e)] = hi[first][e]
+                a_of[(g, 2 * q + 8 + e)] = lo[second][e]
+                a_of[(g + 8, 2 * q + 8 + e)] = hi[second][e]
+                b_of[(2 * q + e, g)] = tok[first][e]
+                b_of[(2 * q + 8 + e, g)] = tok[second][e]
+        for row in range(16):
+            for col in range(8):
+                for k in range(16):
+                    (w_row, w_k), (t_row, t_k) = a_of[(row, k)], b_of[(k, col)]
+                    assert (w_row, t_row) == (row, col)  # the fragment holds this output's operands
+                    assert w_k == t_k, (row, col, k)  # ... at the same physical K
+                    products[(row, col)][w_k] += 1
+    for counts in products.values():
+        assert counts == Counter(range(CHUNK))
 
 
-@pytest.mark.parametrize("piece_chunks", [1, 2, 7, 16])
-def test_token_fragments_are_mma_b_operands(piece_chunks: int) -> None:
-    """From the staged [token][K] rows: b0 = (k 2q..2q+1, token g), b1 = (k 2q+8.., token g) for the
-    first 16 K of a chunk (registers 0, 1) and the second (registers 2, 3)."""
-    stride = staged_stride(piece_chunks)
-    staged = {(t * stride + k) * 2: tuple((t, k + e) for e in range(8))
-              for t in range(16) for k in range(0, piece_chunks * CHUNK, 8)}
-    for j in range(2):
-        for chunk in range(piece_chunks):
-            addresses = [((j * 8 + ln % 8) * stride + chunk * CHUNK + (ln // 8) * 8) * 2 for ln in range(32)]
-            regs = ldmatrix_x4(staged, addresses)
-            for t in range(32):
-                q, tok, k0 = t % 4, j * 8 + t // 4, chunk * CHUNK
-                assert regs[t][0] == ((tok, k0 + 2 * q), (tok, k0 + 2 * q + 1))
-                assert regs[t][1] == ((tok, k0 + 2 * q + 8), (tok, k0 + 2 * q + 9))
-                assert regs[t][2] == ((tok, k0 + 16 + 2 * q), (tok, k0 + 17 + 2 * q))
-                assert regs[t][3] == ((tok, k0 + 24 + 2 * q), (tok, k0 + 25 + 2 * q))
-
-
-def _distinct_banks(addresses: list[int]) -> bool:
-    """Eight 16-byte accesses of one phase: conflict-free when they cover eight distinct 16-byte
-    bank groups of a 128-byte line."""
-    return len({(a % 128) // 16 for a in addresses}) == 8
-
-
-def test_ring_reads_and_writes_hit_distinct_banks() -> None:
-    for half in range(2):
-        for mi in range(4):
-            phase = [swizzled(r + 8 * (mi & 1), 2 * half + (mi >> 1)) for r in range(8)]
-            assert _distinct_banks(phase), (half, mi)
-    for h in range(2):  # a cp.async instruction's lanes 8p..8p+7: rows g, g+1 (+8h), columns 0..3
+@pytest.mark.parametrize("piece_chunks", [1, 2, 3, 8, 31, 38])
+def test_staged_reads_hit_distinct_banks(piece_chunks: int) -> None:
+    """A 16-byte shared load runs in four phases of eight lanes: lanes 8p..8p+7 are tokens 2p, 2p + 1
+    at runs q = 0..3; conflict-free when they cover the eight 16-byte bank groups of 128 bytes."""
+    stride = row_stride(piece_chunks)
+    assert stride * 2 % 16 == 0  # every row starts 16-byte aligned
+    for chunk in range(piece_chunks):
         for phase in range(4):
             lanes = range(8 * phase, 8 * phase + 8)
-            assert _distinct_banks([swizzled(h * 8 + ln // 4, ln % 4) for ln in lanes])
-
-
-@pytest.mark.parametrize("piece_chunks", [1, 2, 3, 8, 31])
-def test_staged_rows_hit_distinct_banks(piece_chunks: int) -> None:
-    stride = staged_stride(piece_chunks)
-    for column in (0, 8, 16, 24):
-        assert _distinct_banks([(r * stride + column) * 2 for r in range(8)])
+            addresses = [((ln // 4) * stride + chunk * CHUNK + (ln % 4) * 8) * 2 for ln in lanes]
+            assert len({(a % 128) // 16 for a in addresses}) == 8, (chunk, phase)

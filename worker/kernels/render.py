@@ -75,9 +75,9 @@ SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
 SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
 SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp copies and multiplies per step
 SKINNY_WARPS = (2, 4, 8, 16)
-SKINNY_STAGES = (2, 3, 4, 6, 8, 12, 16)  # per-warp cp.async ring slots for W
-SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens): the rest is W's rings
-SKINNY_A_PAD = 40  # halves after a staged row at most: rows 16 bytes apart modulo 128 for ldmatrix
+SKINNY_STAGES = (2, 3, 4)  # register buffers of W per lane (steps in flight + 1)
+SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens); W never enters shared memory
+SKINNY_A_PAD = 32  # halves after a staged row at most: rows 64 bytes apart modulo 128 for 16-byte lane reads
 
 
 class UnsupportedConfig(ValueError):
@@ -178,7 +178,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
 
 def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
     """The weight-streaming kernel's shape: tokens and W rows per CTA, rows per warp, each warp's
-    unroll and ring slots, all from the small tables above; A row-major, W (B) column-major, rows
+    unroll and register buffers, all from the small tables above; A row-major, W (B) column-major, rows
     16-byte aligned."""
     tm, tn, tk = cfg.tile
     wm, rows, wk = cfg.warp

@@ -160,7 +160,7 @@ def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
         return
     for tm, tn, rows, unroll, stages in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
                                                           render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL,
-                                                          render.SKINNY_STAGES[1:]):
+                                                          render.SKINNY_STAGES):
         if tn // rows not in render.SKINNY_WARPS:
             continue
         for splits in SKINNY_SPLITS:
