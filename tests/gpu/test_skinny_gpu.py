@@ -25,7 +25,9 @@ BASE = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilo
 # 64 tokens x 4096 K staged in 16 pieces (its 40 KB budget holds 256 K values at a time), 32-row warps
 CONFIGS = {"f16_bias_gelu": BASE,
            "f16_none_64": replace(BASE, epilogue=Epilogue.none, tile=(64, 64, 64), warp=(64, 32, 64), stages=2),
-           "bf16_bias_silu": replace(BASE, dtype=DType.bf16, epilogue=Epilogue.bias_silu, tile=(8, 256, 32),
+           # K shared by the warps too: 4 row groups x 4 warps along K, 256 K a step, restaged pieces
+           "f16_bias_gelu_kwarps": replace(BASE, tile=(16, 64, 256), warp=(16, 16, 64), stages=2),
+           "bf16_bias_silu": replace(BASE, dtype=DType.bf16, epilogue=Epilogue.bias_silu, tile=(8, 256, 64),
                                      warp=(8, 32, 32), stages=4)}
 SHAPES = [(16, 4096, 4096), (5, 777, 4104), (64, 1000, 2056), (100, 520, 1024), (64, 264, 4096)]
 

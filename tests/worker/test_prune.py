@@ -78,6 +78,9 @@ CASES = [
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
     (P.more_stores_in_flight, C90, replace(C90, epilogue_store_stages=4), BIG, H),
     (P.skinny_needs_clusters, replace(SKINNY, split_k=8), replace(SKINNY, split_k=16), DECODE, H),
+    # four warps along K each keep a 64x256 fp32 partial tile: 256 KB
+    (P.skinny_shared_memory, replace(SKINNY, tile=(64, 256, 64), warp=(64, 32, 32)),
+     replace(SKINNY, tile=(64, 256, 128), warp=(64, 32, 32)), M64, H),
     # 128 tokens: 40 KB of activations hold 128 K values beside the row padding, one step of unroll 4
     # but not of 8
     (P.skinny_shared_memory, replace(SKINNY, tile=(128, 32, 128), warp=(128, 16, 128)),

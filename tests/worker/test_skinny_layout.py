@@ -91,3 +91,13 @@ def test_staged_reads_hit_distinct_banks(piece_chunks: int) -> None:
             lanes = range(8 * phase, 8 * phase + 8)
             addresses = [((ln // 4) * stride + chunk * CHUNK + (ln % 4) * 8) * 2 for ln in lanes]
             assert len({(a % 128) // 16 for a in addresses}) == 8, (chunk, phase)
+
+
+def test_warps_along_k_are_threads_and_names() -> None:
+    """Tile K / warp K warps share each row group's K: a 64-row CTA of 16-row warps, four along K,
+    is 16 warps, and says so in its name."""
+    cfg = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 64, 256),
+                       warp=(16, 16, 64), stages=2)
+    assert cfg.threads == 512 and "_w16_kw4_u2_" in cfg.name
+    source = render(cfg)
+    assert "constexpr int kKWarps = 4;" in source and "constexpr int kRowWarps = kTileN / kRowsPerWarp;" in source

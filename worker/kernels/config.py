@@ -80,7 +80,8 @@ class KernelConfig:
     tile: Triple
     alignment: Triple = (8, 8, 8)  # elements, A/B/C-D
     # sm80_tensorop; sm90_skinny: (tile M, W rows per warp, K per warp step): the CTA's warps
-    # split its tile N, each over all its tokens
+    # split its tile N (row groups) and its K step (tile K / warp K warps per group), each over all
+    # its tokens
     warp: Triple = (0, 0, 0)
     instruction: Triple = (16, 8, 16)
     stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
@@ -135,7 +136,8 @@ class KernelConfig:
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
         if self.family is Family.sm90_skinny:
-            return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}_u{self.warp[2] // 32}_s{self.stages}_{align}_"
+            kw = f"_kw{self.tile[2] // self.warp[2]}" if self.warp[2] and self.tile[2] > self.warp[2] else ""
+            return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}{kw}_u{self.warp[2] // 32}_s{self.stages}_{align}_"
                     f"{self.epilogue.value}")
         if self.family is Family.sm90_conv_fprop:
             cl = "x".join(map(str, self.cluster))
@@ -184,7 +186,8 @@ class KernelConfig:
     @property
     def threads(self) -> int:
         if self.family is Family.sm90_skinny:
-            return 32 * (self.tile[1] // self.warp[1] if self.warp[1] else 1)
+            # row groups x warps along K
+            return 32 * (self.tile[1] // self.warp[1] * (self.tile[2] // self.warp[2]) if self.warp[1] else 1)
         if self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop):
             wm, wn, wk = self.warp
             return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)

@@ -296,7 +296,7 @@ def skinny_shared_memory(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str
     if need > hw.smem_per_block:
         return f"needs {need // 1024} KB smem > {hw.smem_per_block // 1024} KB"
     piece = (SKINNY_A_SMEM_KB * 1024 // (cfg.tile[0] * ELEMENT_BYTES) - SKINNY_A_PAD) // 32 * 32  # the template's kPieceK
-    return None if piece >= cfg.warp[2] else f"{SKINNY_A_SMEM_KB} KB of activations hold less than one step"
+    return None if piece >= cfg.tile[2] else f"{SKINNY_A_SMEM_KB} KB of activations hold less than one step"
 
 
 def skinny_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
@@ -353,8 +353,9 @@ SKINNY_REGISTER_CAP = 255
 
 
 def skinny_smem(cfg: KernelConfig) -> int:
-    """Bytes at most: the activation budget, or the partial tile when larger (W stays in registers)."""
-    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[0] * cfg.tile[1] * 4)
+    """Bytes at most: the activation budget, or the partial tiles (one per warp along K) when larger;
+    W stays in registers."""
+    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[2] // cfg.warp[2] * cfg.tile[0] * cfg.tile[1] * 4)
 
 
 def skinny_register_estimate(cfg: KernelConfig) -> int:

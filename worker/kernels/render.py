@@ -74,7 +74,8 @@ SKINNY_TILE_M = (8, 16, 32, 64, 128)  # tokens per CTA: whole mma.m16n8k16 N ste
 SKINNY_TILE_N = (32, 64, 128, 256)  # rows of W per CTA, split among its warps
 SKINNY_ROWS_PER_WARP = (16, 32)  # whole mma M steps
 SKINNY_UNROLL = (1, 2, 4, 8)  # 32-wide K chunks a warp copies and multiplies per step
-SKINNY_WARPS = (2, 4, 8, 16)
+SKINNY_WARPS = (2, 4, 8, 16, 32)
+SKINNY_K_WARPS = (1, 2, 4, 8)  # warps along K per row group (tile K / warp K)
 SKINNY_STAGES = (2, 3, 4)  # register buffers of W per lane (steps in flight + 1)
 SKINNY_A_SMEM_KB = 40  # activations staged per CTA (1.2K of K for 16 tokens); W never enters shared memory
 SKINNY_A_PAD = 32  # halves after a staged row at most: rows 64 bytes apart modulo 128 for 16-byte lane reads
@@ -177,20 +178,23 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
 
 
 def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
-    """The weight-streaming kernel's shape: tokens and W rows per CTA, rows per warp, each warp's
-    unroll and register buffers, all from the small tables above; A row-major, W (B) column-major, rows
+    """The weight-streaming kernel's shape: tokens and W rows per CTA, rows per warp, warps along K
+    (tile K / warp K), each warp's unroll and register buffers, all from the small tables above; A row-major, W (B) column-major, rows
     16-byte aligned."""
     tm, tn, tk = cfg.tile
     wm, rows, wk = cfg.warp
-    warps = tn // rows if rows and tn % rows == 0 else 0
+    k_warps = tk // wk if wk and tk % wk == 0 else 0
+    warps = tn // rows * k_warps if rows and tn % rows == 0 else 0
     unroll = wk // 32 if wk % 32 == 0 else 0
     if (tm not in SKINNY_TILE_M or tn not in SKINNY_TILE_N or rows not in SKINNY_ROWS_PER_WARP or wm != tm
-            or tk != wk or unroll not in SKINNY_UNROLL or warps not in SKINNY_WARPS or cfg.stages not in SKINNY_STAGES):
+            or k_warps not in SKINNY_K_WARPS or unroll not in SKINNY_UNROLL or warps not in SKINNY_WARPS
+            or cfg.stages not in SKINNY_STAGES):
         raise UnsupportedConfig(f"no weight-streaming kernel with tile {cfg.tile} and warp step {cfg.warp}")
     if (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col) or cfg.alignment[:2] != (8, 8):
         raise UnsupportedConfig("the weight-streaming kernel reads row-major A and column-major B in 16-byte rows")
     parts = cfg.epilogue.parts
     return {"tile": [int(tm), int(tn)], "warps": int(warps), "rows_per_warp": int(rows), "unroll": int(unroll),
+            "k_warps": int(k_warps),
             "stages": int(cfg.stages),
             "a_smem_kb": SKINNY_A_SMEM_KB, "a_pad": SKINNY_A_PAD, "mma_type": MMA_TYPE[cfg.dtype],
             "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}

@@ -155,17 +155,18 @@ SKINNY_SPLITS = (1, 2, 4, 8)  # CTAs of a cluster along K: a launch argument of 
 
 def skinny_space(p: GemmProblem) -> Iterator[KernelConfig]:
     """Kiln's weight-streaming kernel (templates/gemm_skinny_sm90.cu.j2) for decode GEMMs: tokens
-    and W rows per CTA, rows per warp, each warp's unroll, and the cluster split of K."""
+    and W rows per CTA, rows per warp, warps along K, each warp's unroll and register buffers, and
+    the cluster split of K."""
     if p.m > SKINNY_MAX_M or p.batch != 1 or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8:
         return
-    for tm, tn, rows, unroll, stages in itertools.product(render.SKINNY_TILE_M, render.SKINNY_TILE_N,
-                                                          render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL,
-                                                          render.SKINNY_STAGES):
-        if tn // rows not in render.SKINNY_WARPS:
+    for tm, tn, rows, unroll, stages, k_warps in itertools.product(
+            render.SKINNY_TILE_M, render.SKINNY_TILE_N, render.SKINNY_ROWS_PER_WARP, render.SKINNY_UNROLL,
+            render.SKINNY_STAGES, render.SKINNY_K_WARPS):
+        if tn // rows * k_warps not in render.SKINNY_WARPS:
             continue
         for splits in SKINNY_SPLITS:
             yield KernelConfig(family=Family.sm90_skinny, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                               epilogue=p.epilogue, tile=(tm, tn, 32 * unroll), warp=(tm, rows, 32 * unroll),
+                               epilogue=p.epilogue, tile=(tm, tn, 32 * unroll * k_warps), warp=(tm, rows, 32 * unroll),
                                stages=stages, alignment=(8, 8, p.max_alignment()[2]), split_k=splits)
 
 
