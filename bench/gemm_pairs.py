@@ -96,6 +96,22 @@ KSWEEP = {"square.1024": ((1024, 1024), (64, 128, 128), Schedule.pingpong),
 KSWEEP_K = (256, 512, 1024, 2048, 4096)
 
 
+# Where decode.m16's time goes (session 14): Kiln's weight-streaming kernel (its best cluster-split
+# config and its best unsplit one) and CUTLASS's swapped winner at M=16, N=4096 over growing K;
+# a straight line through each splits its time into a fixed part and a rate (bench.stream_floor
+# measures the same for a kernel that only reads W).
+DECODE_KSWEEP_K = (256, 1024, 4096, 16384)
+DECODE_KSWEEP = [
+    KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 64, 64),
+                 warp=(16, 16, 64), stages=2, split_k=8),
+    KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 32, 512),
+                 warp=(16, 16, 64), stages=3),
+    KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (64, 16, 128),
+                 schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                 tile_scheduler=TileScheduler.persistent, swap_ab=True),
+]
+
+
 def ksweep_grid(tile: tuple[int, int, int], schedule: Schedule) -> list[KernelConfig]:
     return [KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, schedule=schedule,
                          epilogue_schedule=EpilogueSchedule.tma, cluster=(1, 2), tile_scheduler=TileScheduler.persistent)]
@@ -206,6 +222,8 @@ def main() -> None:
                    "unroll, cluster split) against cuBLAS")
     p.add_argument("--ksweep", action="store_true", help="one-wave shapes' winning tiles and cuBLAS over growing K: "
                    "fixed cost against mainloop rate")
+    p.add_argument("--decode-ksweep", action="store_true", help="decode.m16's weight-streaming and CUTLASS kernels "
+                   "over growing K: fixed cost against streaming rate (see DECODE_KSWEEP)")
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
 
@@ -223,6 +241,15 @@ def main() -> None:
                     print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
                           flush=True)
             tiles |= {t for _, t, _ in KSWEEP.values()}
+        if args.decode_ksweep:
+            for k in DECODE_KSWEEP_K:
+                out = step.tune_configs(GemmSpec(m=16, n=4096, k=k), DECODE_KSWEEP, "sm_90a", lambda **_: None)
+                for c in out.candidates:
+                    rows.append({"sweep": "decode.m16", "m": 16, "n": 4096, "k": k, "name": c["name"],
+                                 "status": c["status"], "time_us": c.get("time_us"), "library": out.baseline_library,
+                                 "library_us": out.baseline_time_us})
+                    print(f"decode.m16 K={k:5d} {c['name']:64s} {c.get('time_us') or 0:7.2f} µs  "
+                          f"library {out.baseline_time_us or 0:7.2f} µs", flush=True)
         if args.bias:  # every config compiled in one parallel batch first: each tune call below hits the cache
             step.compiler.compile_all([c for name, (_, _, _, e, t, s, cl) in BIAS.items() for c in bias_grid(e, t, s, cl)
                                        if not args.only or name in args.only], target_arch="sm_90a")
@@ -263,7 +290,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.bias or args.stores else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue
