@@ -1,6 +1,6 @@
 """`python -m bench.stream_floor`: the fastest a decode GEMM can possibly run on this GPU.
 
-    python -m bench.stream_floor [--out result.json]
+    kiln bench floor [--out result.json]      (python -m bench.stream_floor)
 
 A decode GEMM (M <= 128 tokens) must read its whole weight W[N,K] from HBM once; nothing it does
 can take less time than one kernel that only reads those bytes. This measures that floor the way

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# What is left to run on GPUs (rewritten in session 13).
-#  A. FIRST: the weight-streaming kernel's fifth version (ldmatrix from swizzled per-warp rings,
-#     predicate-free copies inside K) has compiled but never run: its GPU tests, then
-#     `kiln bench pairs --skinny` beside CUTLASS/cuBLAS (~3 min on a warm H200; see the commands at
-#     the end). If it verifies and beats 14.1 µs on decode.m16 its rule set can go back in the
-#     default search (KILN_SKINNY), ranked by the measured pairs.
-#  0. Session 13 built Kiln's own weight-streaming decode kernel (sm90_skinny, opt-in KILN_SKINNY=1);
-#     it verifies but loses to CUTLASS's swapped kernels (instruction-bound: 3-9x their warp
-#     instructions, run D's profile). The decode lever left is CUTLASS's TMA + wgmma swapped
-#     mainloop with K split over a cluster and summed through DSMEM (sm90_skinny's reduction), so
-#     decode.m16's 64x16 kernel runs 128 CTAs without parallel split-K's second launch.
+# What is left to run on GPUs (rewritten in session 14).
+#  A. Session 14 measured the decode floor (`kiln bench floor`: 12.0 us m16, 24.7-25.0 us m64/m128;
+#     cuBLAS can be beaten by at most 1.08x on m64) and found Kiln's weight-streaming kernel
+#     (sm90_skinny v6, W straight into mma registers, warps along K) at CUTLASS's fixed cost but half
+#     its streaming rate (`kiln bench pairs --decode-ksweep`). Next for it: TMA (cp.async.bulk.tensor,
+#     a 2-D map over W with 128-byte swizzle) boxes of whole 256-byte+ row runs into shared memory,
+#     as CUTLASS streams at 4.4 TB/s, then ldmatrix as in v5 (git history); re-run
+#     `--decode-ksweep` and `--skinny` (commands below).
+#  0. For decode.m16 (1.12 of the 1.15 target; 14.4 us against a 12.7 us floor on 64 CTAs) the cost
+#     left is CUTLASS's fixed cost: cluster split of K with a DSMEM reduction around CUTLASS's
+#     swapped mainloop (no second launch) is the lever named since session 13.
 #  1. A full GEMM suite search at the beta-free epilogue for #4 (`kiln bench gemm --limit 16`):
 #     session 12 only replayed session 6's winners (geomean 0.987 -> 0.995). Cold, each shape
 #     compiles 16+ variants (~45 s each): compile the selection on a CPU host first
@@ -28,6 +28,8 @@ set -u
 source scripts/device/prelude.sh
 timeout 150 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_skinny_gpu.py -m gpu > $OUT/skinny_tests.log 2>&1
 echo "skinny gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/skinny_tests.log | head -12 | cut -c1-250
+timeout 200 python3 -m bench.gemm_pairs --decode-ksweep --out $OUT/decode_ksweep.json > $OUT/ksweep.log 2>&1
+echo "ksweep rc=$?"; grep "^decode" $OUT/ksweep.log | cut -c1-150
 timeout 330 python3 -m bench.gemm_pairs --skinny --out $OUT/skinny_pairs.json > $OUT/pairs.log 2>&1
 echo "pairs rc=$?"; for s in decode.m16 decode.m64 decode.m128 decode.m16.bias_gelu; do grep "^$s " $OUT/pairs.log | head -4 | cut -c1-150; done
 timeout 560 python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 1 --out $OUT/gemm.json > $OUT/gemm.log 2>&1

@@ -143,10 +143,11 @@ SKINNY_MAX_M = 128
 
 def skinny_enabled() -> bool:
     """The weight-streaming kernel verifies on the H200 but has not beaten CUTLASS's swapped decode
-    kernels there (bench/results/gemm_pairs_h200_20261201_session13_*_skinny_*.json; Nsight Compute
-    found it issuing 3-9x their instructions), and in the ranked search it took slots those kernels
-    needed (decode.m16 16.2 µs against 14.1). Opt in with KILN_SKINNY=1; `kiln bench pairs
-    --skinny` enumerates `skinny_space` itself, whatever the default search does."""
+    kernels there (bench/results/gemm_pairs_h200_2026120{1,2}_session1{3,4}_*skinny*.json: 16.9 µs
+    at best on decode.m16 against 14.4; session 14's K sweep: same fixed cost, half the streaming
+    rate), and in the ranked search it took slots those kernels needed (decode.m16 16.2 µs against
+    14.1). Opt in with KILN_SKINNY=1; `kiln bench pairs --skinny` enumerates `skinny_space` itself,
+    whatever the default search does."""
     return os.environ.get("KILN_SKINNY", "0") == "1"
 
 
