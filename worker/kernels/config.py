@@ -136,7 +136,7 @@ class KernelConfig:
             sk = "_sks" if self.split_k_mode == "serial" else ""
             return f"sm80_{d}_{lay}_t{tile}_w{warp}_s{self.stages}_z{self.swizzle}_{align}{sk}_{self.epilogue.value}"
         if self.family is Family.sm90_skinny:
-            kw = f"_kw{self.tile[2] // self.warp[2]}" if self.warp[2] and self.tile[2] > self.warp[2] else ""
+            kw = f"_kw{self.k_warps}" if self.k_warps > 1 else ""
             return (f"skinny_{d}_{lay}_t{tile}_w{self.warp[1]}{kw}_u{self.warp[2] // 32}_s{self.stages}_{align}_"
                     f"{self.epilogue.value}")
         if self.family is Family.sm90_conv_fprop:
@@ -184,10 +184,16 @@ class KernelConfig:
         return self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop)
 
     @property
+    def k_warps(self) -> int:
+        """sm90_skinny: warps sharing a row group's K (tile K / warp K); 1 elsewhere."""
+        if self.family is not Family.sm90_skinny or not self.warp[2]:
+            return 1
+        return self.tile[2] // self.warp[2]
+
+    @property
     def threads(self) -> int:
         if self.family is Family.sm90_skinny:
-            # row groups x warps along K
-            return 32 * (self.tile[1] // self.warp[1] * (self.tile[2] // self.warp[2]) if self.warp[1] else 1)
+            return 32 * (self.tile[1] // self.warp[1] * self.k_warps if self.warp[1] else 1)  # row groups x warps along K
         if self.family in (Family.sm80_tensorop, Family.sm80_conv_fprop):
             wm, wn, wk = self.warp
             return 32 * (self.tile[0] // wm) * (self.tile[1] // wn) * (self.tile[2] // wk)

@@ -355,7 +355,7 @@ SKINNY_REGISTER_CAP = 255
 def skinny_smem(cfg: KernelConfig) -> int:
     """Bytes at most: the activation budget, or the partial tiles (one per warp along K) when larger;
     W stays in registers."""
-    return max(SKINNY_A_SMEM_KB * 1024, cfg.tile[2] // cfg.warp[2] * cfg.tile[0] * cfg.tile[1] * 4)
+    return max(SKINNY_A_SMEM_KB * 1024, cfg.k_warps * cfg.tile[0] * cfg.tile[1] * 4)
 
 
 def skinny_register_estimate(cfg: KernelConfig) -> int:

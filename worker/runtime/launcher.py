@@ -302,12 +302,7 @@ class LoadedKernel:
         else:
             cfg = prepared.reduce_config
             if cfg is None:
-                cfg = prepared.reduce_config = cu.CUlaunchConfig()
-                cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid, 1, 1
-                cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = threads, 1, 1
-                cfg.sharedMemBytes = 0
-                cfg.attrs = [_dependent_launch_attribute()]
-                cfg.numAttrs = 1
+                cfg = prepared.reduce_config = _config((grid, 1, 1), threads, 0, [_dependent_launch_attribute()])
             if prepared.reduce_stream != stream:
                 cfg.hStream = prepared.reduce_stream = stream
             err, = cu.cuLaunchKernelEx(cfg, self.reduce_entry, args.reduce_address, 0)
@@ -320,10 +315,6 @@ class LoadedKernel:
         return prepared.cluster if self.launch.get("cluster_launch") and prepared.cluster != (1, 1) else None
 
     def _launch_config(self, prepared: PreparedLaunch) -> Any:
-        cfg = cu.CUlaunchConfig()
-        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = prepared.grid
-        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = prepared.threads, 1, 1
-        cfg.sharedMemBytes = prepared.smem
         attrs = []
         cluster = self._cluster(prepared)
         if cluster is not None:
@@ -333,9 +324,18 @@ class LoadedKernel:
             attrs.append(attr)
         if self.dependent_launch:
             attrs.append(_dependent_launch_attribute())
-        cfg.attrs = attrs
-        cfg.numAttrs = len(attrs)
-        return cfg
+        return _config(prepared.grid, prepared.threads, prepared.smem, attrs)
+
+
+def _config(grid: tuple[int, int, int], threads: int, smem: int, attrs: list[Any]) -> Any:
+    """A cuLaunchKernelEx configuration (its stream is set by the caller, per launch)."""
+    cfg = cu.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = threads, 1, 1
+    cfg.sharedMemBytes = smem
+    cfg.attrs = attrs
+    cfg.numAttrs = len(attrs)
+    return cfg
 
 
 def _dependent_launch_attribute() -> Any:
