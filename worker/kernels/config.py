@@ -95,6 +95,7 @@ class KernelConfig:
     swap_ab: bool = False  # compute D^T = B·A^T: a skinny M rides on wgmma's N (tile is in that frame)
     epilogue_tile_n: int = 0  # TMA epilogue subtile width (0: CUTLASS's EpilogueTileAuto, 32 for fp16)
     epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
+    warp_stores: bool = False  # TMA epilogue: each warp stores its own rows, no CTA barrier per subtile
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -154,6 +155,7 @@ class KernelConfig:
         par = "_skp" if self.split_k_mode == "parallel" else ""
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
+        epi += "w" if self.warp_stores else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 

@@ -132,6 +132,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "stages": int(cfg.stages),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "epilogue_store_stages": epilogue_store_stages(cfg),
+        "warp_stores": warp_stores(cfg),
     }
     if cfg.is_2x:
         if parts.bias and parts.residual:
@@ -224,6 +225,20 @@ def epilogue_store_stages(cfg: KernelConfig) -> int:
     if cfg.is_2x or not tma or not 2 <= stages <= 8:
         raise UnsupportedConfig("epilogue store stages are 2..8 TMA-epilogue subtile stores")
     return stages
+
+
+def warp_stores(cfg: KernelConfig) -> bool:
+    """Per-warp TMA stores (templates/warp_store_epilogue.cuh.j2): each consumer warp stores the 16
+    rows of every subtile it holds, with no CTA-wide barrier per subtile. Built for what that
+    collective supports: sm90 GEMMs with the TMA epilogue, no residual (the subtile buffer is not
+    shared with C), row-major D (not swapped), no split-K partials."""
+    if not cfg.warp_stores:
+        return False
+    if (cfg.family is not Family.sm90_tma or cfg.epilogue_schedule is not EpilogueSchedule.tma
+            or cfg.epilogue.parts.residual or cfg.swap_ab or cfg.split_k_mode != "none"):
+        raise UnsupportedConfig("per-warp stores are built for sm90 GEMMs with the TMA epilogue, no residual, "
+                                "row-major D and no split-K")
+    return True
 
 
 def render(cfg: KernelConfig) -> str:
