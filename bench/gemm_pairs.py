@@ -184,6 +184,34 @@ def streamk_grid(m: int, n: int, k: int, epilogue: str) -> list[KernelConfig]:
                       if c.tile_scheduler is TileScheduler.streamk else (c,))]
 
 
+# Per-warp TMA stores (KernelConfig.warp_stores, templates/warp_store_epilogue.cuh.j2) against
+# CUTLASS's epilogue with its two CTA-wide barriers per subtile: every stored suite winner that can
+# take them (TMA epilogue, no residual, not swapped), and the store-bound pointwise convs' GEMMs.
+WARP_STORES_FROM = Path("bench/results/gemm_h200_20261201_session13_g_replay.json")
+WARP_STORES_EXTRA = ("r50.res3.1x1b.gemm", "r50.res2.1x1a.gemm", "r50.res4.1x1b.gemm")
+
+
+def warp_store_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[GemmSpec, list[KernelConfig]]]:
+    """Each problem's winning config and its per-warp-store twin (the only difference)."""
+    pairs: dict[str, tuple[GemmSpec, list[KernelConfig]]] = {}
+    shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
+    for row in shapes:
+        cfg = KernelConfig.from_dict(row["winner"])
+        if warp_stores_possible(cfg):
+            spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
+            pairs[row["name"]] = (spec, [cfg, replace(cfg, warp_stores=True)])
+    for name in WARP_STORES_EXTRA:
+        m, n, k, epilogue, tile, sched, cluster, _ = STORES[name]
+        [base, *_] = stores_grid(epilogue, tile, sched, cluster, ())
+        pairs[name] = (GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), [base, replace(base, warp_stores=True)])
+    return pairs
+
+
+def warp_stores_possible(cfg: KernelConfig) -> bool:
+    return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma and not cfg.swap_ab
+            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none")
+
+
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
           "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
 
@@ -206,6 +234,22 @@ def grid(epilogue: str) -> list[KernelConfig]:
     return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue))))
 
 
+def warp_stores(step: Any, only: list[str] | None, rows: list[dict[str, Any]], tiles: set[tuple[int, int, int]]) -> None:
+    """Each pair in one problem (verified, timed, the two re-timed interleaved with the library)."""
+    pairs = {name: pair for name, pair in warp_store_pairs().items() if not only or name in only}
+    step.compiler.compile_all([c for _, configs in pairs.values() for c in configs], target_arch="sm_90a")
+    for name, (spec, configs) in pairs.items():
+        tiles.add(configs[0].tile)
+        out = step.tune_configs(spec, configs, "sm_90a", lambda **_: None)
+        lib = out.baseline_time_us
+        for c in out.candidates:
+            rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
+                         "spread_us": c.get("spread_us"), "library": out.baseline_library, "library_us": lib,
+                         "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None})
+            print(f"{name:20s} {c['name']:72s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
+                  f"library {lib or 0:7.2f} µs", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", nargs="*", default=None)
@@ -216,6 +260,8 @@ def main() -> None:
     p.add_argument("--bias", action="store_true", help="winning configs with and without their bias (see BIAS)")
     p.add_argument("--stores", action="store_true", help="winning configs with 2 (CUTLASS's) and more TMA-epilogue "
                    "subtile stores in flight (see STORES)")
+    p.add_argument("--warp-stores", action="store_true", help="stored winners with CUTLASS's TMA epilogue and with "
+                   "per-warp TMA stores (see WARP_STORES_FROM)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
@@ -260,6 +306,8 @@ def main() -> None:
         if args.streamk:
             step.compiler.compile_all([c for name, shape in STREAMK.items() for c in streamk_grid(*shape)
                                        if not args.only or name in args.only], target_arch="sm_90a")
+        if args.warp_stores:
+            warp_stores(step, args.only, rows, tiles)
         for name, (m, n, k, epilogue, tile, sched, cluster, stages) in (STORES.items() if args.stores else {}.items()):
             if args.only and name not in args.only:
                 continue
@@ -290,7 +338,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

@@ -186,3 +186,40 @@ def test_padded_gemm_verifies_and_launches_from_unpadded_tensors(tmp_path: Path)
     y = kernel(x, w, b)
     ref = x.float() @ w.float().t() + b.float()
     assert y.shape == (300, 777) and float((y.float() - ref).norm() / ref.norm()) < 2e-3
+
+
+# Per-warp TMA stores (templates/warp_store_epilogue.cuh.j2): each consumer warp stores its own rows
+# with no CTA-wide barrier per subtile. The configs are suite winners (bench/gemm_pairs.py
+# warp_store_pairs: the same cubins), checked where a broken row ownership or a missing wait would
+# show: tails in M and N, many tiles per CTA, and a staged row bias at K = 128, where a warp that
+# runs ahead reaches the next tile's bias staging while slower warps still read the last one.
+def _warp_stores(epilogue: Epilogue, tile: tuple[int, int, int], schedule: Schedule) -> KernelConfig:
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=(1, 2),
+                        schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent, warp_stores=True)
+
+
+WARP_STORES = {
+    "pingpong_none": (_warp_stores(Epilogue.none, (128, 128, 64), Schedule.pingpong), [(1000, 776, 1032), (4096, 2304, 768)]),
+    "pingpong_bias_gelu": (_warp_stores(Epilogue.bias_gelu, (128, 128, 64), Schedule.pingpong), [(1000, 776, 1032)]),
+    "cooperative_bias": (_warp_stores(Epilogue.bias, (256, 128, 64), Schedule.cooperative),
+                         [(25088, 512, 128), (1000, 776, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(WARP_STORES))
+def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg, shapes = WARP_STORES[kind]
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error
+    path = tmp_path / f"{cfg.variant_name}.cubin"
+    path.write_bytes(o.cubin or b"")
+    entry = plan_entry(cfg, str(path))
+    for m, n, k in shapes:
+        prob = _problem(cfg.epilogue.value, m, n, k)
+        ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
+        assert ok, (m, n, k, reason)
+        assert err < 2e-3

@@ -86,6 +86,18 @@ def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) ->
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin
 
 
+def test_compile_per_warp_store_epilogue(tmp_path: Path) -> None:
+    """Kiln's per-warp-store TMA epilogue around CUTLASS's collective (templates/
+    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile)."""
+    from dataclasses import replace
+
+    warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True)
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([warp], target_arch="sm_90a")
+    assert o.ok, (o.error, o.log[-2000:])
+    cubin = _elf_symbols(o.cubin or b"")
+    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+
+
 def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tmp_path: Path) -> None:
     """Kiln's own mma.sync kernel (no CUTLASS collective: a second of NVRTC each): f16 and bf16, a
     bias + GELU and a residual + ReLU epilogue, for plain sm_90 (clusters, no wgmma) and sm_90a."""

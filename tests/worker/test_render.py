@@ -97,6 +97,27 @@ def test_epilogue_store_stages_only_for_tma_epilogues() -> None:
         render(_store_bound_winner(epilogue_store_stages=16))
 
 
+def test_warp_stores_wrap_cutlass_epilogue_in_the_per_warp_collective() -> None:
+    default, warp = _store_bound_winner(), _store_bound_winner(warp_stores=True)
+    assert "WarpStoreEpilogue" not in render(default)
+    src = render(warp)
+    assert "using CutlassEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<" in src
+    assert "using CollectiveEpilogue = kiln_epilogue::WarpStoreEpilogue<CutlassEpilogue>;" in src
+    assert "class WarpStoreEpilogue : public Base" in src
+    assert warp.variant_name != default.variant_name and warp.compiled == warp  # compiled in: its own cubin
+    with_stages = render(_store_bound_winner(warp_stores=True, epilogue_store_stages=4))
+    assert "using CutlassEpilogue = typename cutlass::epilogue::collective::detail::Sm90TmaBuilderImpl<" in with_stages
+
+
+@pytest.mark.parametrize("bad", [{"epilogue_schedule": EpilogueSchedule.nosmem}, {"epilogue": Epilogue.bias_residual_add_relu},
+                                 {"swap_ab": True, "tile": (128, 64, 64)}, {"family": Family.sm90_conv_fprop}])
+def test_warp_stores_only_where_the_collective_supports_them(bad: dict) -> None:
+    """No residual (the subtile buffer is shared with C loads), row-major D (a warp's rows are then
+    contiguous), TMA epilogue, GEMMs."""
+    with pytest.raises(R.UnsupportedConfig):
+        render(_store_bound_winner(warp_stores=True, **bad))
+
+
 def test_more_stores_in_flight_leave_the_mainloop_fewer_stages() -> None:
     hw = hardware_for("sm_90a")
     stages = [sm90_pipeline_stages(_store_bound_winner(epilogue_store_stages=s), hw) for s in (0, 4, 8)]
