@@ -15,10 +15,12 @@
 #     compiles 16+ variants (~45 s each): compile the selection on a CPU host first
 #     (`kiln compile --file problems.json --limit 16`, ~2 h on 2 cores for the suite) or split the
 #     suite over two runs with --only, as session 12 did for the conv suite (runs C and D).
-#  2. For the store-bound layers (res2.1x1a, res3.1x1b, res4.1x1b, res5.1x1c, attn_out): an
-#     epilogue collective whose warps each stage and TMA-store their own part of a subtile, with no
-#     CTA-wide named barrier per subtile (what nvjet does: 8x the TMA stores, no BAR; session 12's
-#     profile, README "Known gaps"). Then `kiln bench pairs --stores` against CUTLASS's collective.
+#  2. Done in session 15: per-warp TMA stores (`warp_stores`, no CTA barrier per subtile) moved no
+#     suite winner by more than -0.6%..+1.3% (gemm_pairs_h200_20261202_session15_a_warp_stores.json).
+#     The in-kernel gap to nvjet is not the barriers. Next: profile a warp_stores winner against
+#     nvjet (`kiln bench profile` + `kiln bench sass-mix --diff`) and see what excess is left.
+#     Also look at why square.8192's pair timing is bimodal (1490-1510 vs 1620 us, the slow one
+#     switching sides between runs, session 15 run B).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
