@@ -34,6 +34,7 @@ from worker.kernels.config import (
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune
+from worker.kernels.render import warp_stores_supported
 from worker.kernels.space import skinny_space
 
 SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
@@ -197,7 +198,7 @@ def warp_store_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[G
     shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
     for row in shapes:
         cfg = KernelConfig.from_dict(row["winner"])
-        if warp_stores_possible(cfg):
+        if warp_stores_supported(cfg):
             spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
             pairs[row["name"]] = (spec, [cfg, replace(cfg, warp_stores=True)])
     for name in WARP_STORES_EXTRA:
@@ -205,11 +206,6 @@ def warp_store_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[G
         [base, *_] = stores_grid(epilogue, tile, sched, cluster, ())
         pairs[name] = (GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), [base, replace(base, warp_stores=True)])
     return pairs
-
-
-def warp_stores_possible(cfg: KernelConfig) -> bool:
-    return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma and not cfg.swap_ab
-            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none")
 
 
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
@@ -240,14 +236,19 @@ def warp_stores(step: Any, only: list[str] | None, rows: list[dict[str, Any]], t
     step.compiler.compile_all([c for _, configs in pairs.values() for c in configs], target_arch="sm_90a")
     for name, (spec, configs) in pairs.items():
         tiles.add(configs[0].tile)
-        out = step.tune_configs(spec, configs, "sm_90a", lambda **_: None)
-        lib = out.baseline_time_us
-        for c in out.candidates:
-            rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
-                         "spread_us": c.get("spread_us"), "library": out.baseline_library, "library_us": lib,
-                         "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None})
-            print(f"{name:20s} {c['name']:72s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
-                  f"library {lib or 0:7.2f} µs", flush=True)
+        time_twins(step, name, spec, configs, rows)
+
+
+def time_twins(step: Any, name: str, spec: GemmSpec, configs: list[KernelConfig], rows: list[dict[str, Any]]) -> None:
+    """One problem, every twin in it: verified, timed and re-timed interleaved with the library."""
+    out = step.tune_configs(spec, configs, "sm_90a", lambda **_: None)
+    lib = out.baseline_time_us
+    for c in out.candidates:
+        rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
+                     "spread_us": c.get("spread_us"), "library": out.baseline_library, "library_us": lib,
+                     "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None})
+        print(f"{name:20s} {c['name']:72s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
+              f"library {lib or 0:7.2f} µs", flush=True)
 
 
 def main() -> None:
@@ -312,16 +313,8 @@ def main() -> None:
             if args.only and name not in args.only:
                 continue
             tiles.add(tile)
-            # one problem, every twin in it: verified, timed and re-timed interleaved with the library
-            out = step.tune_configs(GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)),
-                                    stores_grid(epilogue, tile, sched, cluster, stages), "sm_90a", lambda **_: None)
-            lib = out.baseline_time_us
-            for c in out.candidates:
-                rows.append({"shape": name, "name": c["name"], "status": c["status"], "time_us": c.get("time_us"),
-                             "spread_us": c.get("spread_us"), "library": out.baseline_library, "library_us": lib,
-                             "ratio_library_over_kiln": lib / c["time_us"] if lib and c.get("time_us") else None})
-                print(f"{name:20s} {c['name']:72s} {c['status']:10s} {c.get('time_us') or 0:7.2f} µs  "
-                      f"library {lib or 0:7.2f} µs", flush=True)
+            time_twins(step, name, GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)),
+                       stores_grid(epilogue, tile, sched, cluster, stages), rows)
         for name, (m, n, k, epilogue, tile, sched, cluster) in (BIAS.items() if args.bias else {}.items()):
             if args.only and name not in args.only:
                 continue

@@ -227,15 +227,20 @@ def epilogue_store_stages(cfg: KernelConfig) -> int:
     return stages
 
 
+def warp_stores_supported(cfg: KernelConfig) -> bool:
+    """What the per-warp-store collective (templates/warp_store_epilogue.cuh.j2) is built for: sm90
+    GEMMs with the TMA epilogue, no residual (the subtile buffer is not shared with C), row-major D
+    (not swapped), no split-K partials."""
+    return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma
+            and not cfg.epilogue.parts.residual and not cfg.swap_ab and cfg.split_k_mode == "none")
+
+
 def warp_stores(cfg: KernelConfig) -> bool:
-    """Per-warp TMA stores (templates/warp_store_epilogue.cuh.j2): each consumer warp stores the 16
-    rows of every subtile it holds, with no CTA-wide barrier per subtile. Built for what that
-    collective supports: sm90 GEMMs with the TMA epilogue, no residual (the subtile buffer is not
-    shared with C), row-major D (not swapped), no split-K partials."""
+    """Per-warp TMA stores: each consumer warp stores the 16 rows of every subtile it holds, with no
+    CTA-wide barrier per subtile."""
     if not cfg.warp_stores:
         return False
-    if (cfg.family is not Family.sm90_tma or cfg.epilogue_schedule is not EpilogueSchedule.tma
-            or cfg.epilogue.parts.residual or cfg.swap_ab or cfg.split_k_mode != "none"):
+    if not warp_stores_supported(cfg):
         raise UnsupportedConfig("per-warp stores are built for sm90 GEMMs with the TMA epilogue, no residual, "
                                 "row-major D and no split-K")
     return True
