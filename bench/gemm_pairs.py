@@ -208,6 +208,31 @@ def warp_store_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[G
     return pairs
 
 
+# Clusters of four CTAs (2x2, 4x1, 1x4) against each stored winner's own (1x2 on every
+# TMA-epilogue winner): each multicast halves again the L2-to-SM traffic of the operand it shares,
+# which is what one-wave grids (square.1024, attn_out: every CTA streams its K at once) might be
+# short of. Their persistent grid is sized from the driver's count of co-resident clusters
+# (render.queries_cluster_occupancy).
+BIG_CLUSTERS = ((2, 2), (4, 1), (1, 4))
+
+
+def cluster_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[GemmSpec, list[KernelConfig]]]:
+    """Each problem's winning config and the same kernel under every four-CTA cluster the rules
+    accept for it (enough tiles along the shared dimension, hardware limits)."""
+    pairs: dict[str, tuple[GemmSpec, list[KernelConfig]]] = {}
+    shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
+    for row in shapes:
+        cfg = KernelConfig.from_dict(row["winner"])
+        if cfg.family is not Family.sm90_tma:
+            continue
+        spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
+        problem = GemmProblem.from_spec(spec)
+        twins = _legal([replace(cfg, cluster=c) for c in BIG_CLUSTERS], problem)
+        if twins:
+            pairs[row["name"]] = (spec, [cfg, *twins])
+    return pairs
+
+
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
           "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
 
@@ -230,9 +255,11 @@ def grid(epilogue: str) -> list[KernelConfig]:
     return _legal(configs, GemmProblem.from_spec(GemmSpec(m=4096, n=1024, k=4096, epilogue=Epilogue(epilogue))))
 
 
-def warp_stores(step: Any, only: list[str] | None, rows: list[dict[str, Any]], tiles: set[tuple[int, int, int]]) -> None:
-    """Each pair in one problem (verified, timed, the two re-timed interleaved with the library)."""
-    pairs = {name: pair for name, pair in warp_store_pairs().items() if not only or name in only}
+def twins_in_turn(step: Any, pairs: dict[str, tuple[GemmSpec, list[KernelConfig]]], only: list[str] | None,
+                  rows: list[dict[str, Any]], tiles: set[tuple[int, int, int]]) -> None:
+    """Each problem's twins in one problem (verified, timed, re-timed interleaved with the library),
+    every cubin compiled in one parallel batch first."""
+    pairs = {name: pair for name, pair in pairs.items() if not only or name in only}
     step.compiler.compile_all([c for _, configs in pairs.values() for c in configs], target_arch="sm_90a")
     for name, (spec, configs) in pairs.items():
         tiles.add(configs[0].tile)
@@ -263,6 +290,8 @@ def main() -> None:
                    "subtile stores in flight (see STORES)")
     p.add_argument("--warp-stores", action="store_true", help="stored winners with CUTLASS's TMA epilogue and with "
                    "per-warp TMA stores (see WARP_STORES_FROM)")
+    p.add_argument("--clusters", action="store_true", help="stored winners under their own cluster and under "
+                   "each four-CTA cluster (see BIG_CLUSTERS)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
@@ -308,7 +337,9 @@ def main() -> None:
             step.compiler.compile_all([c for name, shape in STREAMK.items() for c in streamk_grid(*shape)
                                        if not args.only or name in args.only], target_arch="sm_90a")
         if args.warp_stores:
-            warp_stores(step, args.only, rows, tiles)
+            twins_in_turn(step, warp_store_pairs(), args.only, rows, tiles)
+        if args.clusters:
+            twins_in_turn(step, cluster_pairs(), args.only, rows, tiles)
         for name, (m, n, k, epilogue, tile, sched, cluster, stages) in (STORES.items() if args.stores else {}.items()):
             if args.only and name not in args.only:
                 continue
@@ -331,7 +362,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

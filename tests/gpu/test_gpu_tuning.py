@@ -223,3 +223,48 @@ def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
         ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
         assert ok, (m, n, k, reason)
         assert err < 2e-3
+
+
+# Four-CTA clusters (bench/gemm_pairs.py BIG_CLUSTERS): each multicast splits a TMA box over more
+# CTAs (templates/tma_describe.cuh.j2), and the persistent grid comes from the driver's count of
+# co-resident clusters (render.queries_cluster_occupancy), checked on a one-wave grid (square 1024
+# on 128x64 tiles: 128 tiles, all resident at once iff the GPU holds 32 such clusters) and on tails.
+def _big_cluster(tile: tuple[int, int, int], schedule: Schedule, cluster: tuple[int, int],
+                 epilogue: Epilogue = Epilogue.none) -> KernelConfig:
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=cluster,
+                        schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent)
+
+
+BIG_CLUSTER_KERNELS = {
+    "cooperative_2x2": _big_cluster((128, 64, 64), Schedule.cooperative, (2, 2)),
+    "pingpong_4x1_bias_gelu": _big_cluster((64, 128, 128), Schedule.pingpong, (4, 1), Epilogue.bias_gelu),
+    "pingpong_1x4": _big_cluster((64, 128, 128), Schedule.pingpong, (1, 4)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BIG_CLUSTER_KERNELS))
+def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg = BIG_CLUSTER_KERNELS[kind]
+    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
+    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
+    assert o.ok, o.error
+    path = tmp_path / f"{cfg.variant_name}.cubin"
+    path.write_bytes(o.cubin or b"")
+    entry = plan_entry(cfg, str(path))
+    for m, n, k in [(1024, 1024, 1024), (1000, 776, 1032), (4096, 2304, 768)]:
+        prob = _problem(cfg.epilogue.value, m, n, k)
+        c = _candidate(entry, prob)
+        ok, reason, err = gpu_bench.verify(c, prob)
+        assert ok, (m, n, k, reason)
+        assert err < 2e-3
+        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
+        size = cfg.cluster[0] * cfg.cluster[1]
+        resident = c.kernel.max_active_clusters(cfg.cluster, prepared.threads, prepared.smem)
+        cm, cn = cfg.cluster  # CUTLASS rounds the tile grid up to whole clusters along each side
+        tiles = -(-m // cfg.tile[0] // cm) * cm * (-(-n // cfg.tile[1] // cn) * cn)
+        ctas = prepared.grid[0] * prepared.grid[1] * prepared.grid[2]
+        assert prepared.cluster == cfg.cluster and ctas % size == 0
+        assert ctas == min(resident * size, tiles), (m, n, k, prepared.grid, resident)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bench.gemm_pairs import decode_grid, grid, ktile_grid, streamk_grid
+from bench.gemm_pairs import cluster_pairs, decode_grid, grid, ktile_grid, streamk_grid
 from worker.kernels.config import Decomposition, TileScheduler
 
 
@@ -77,3 +77,16 @@ def test_conv_pairs_grid_sets_two_and_three_ctas_per_sm_beside_the_one_cta_kind(
     assert "conv2d_fprop_sm80_f16_nhwc_optimized_t256x64x32_w64x64x32_s4_z4_a888_bias_relu" in names
     assert "conv2d_fprop_sm80_f16_nhwc_optimized_t256x64x32_w32x64x32_s3_z4_a888_bias_relu" in names
     assert all(session9_winner(name) is not None for name in LAYERS)
+
+
+def test_cluster_pairs_put_each_stored_winner_beside_its_four_cta_clusters() -> None:
+    """Only where the rules accept the cluster: square.1024's 64x128 winner has 16 tiles along M and
+    8 along N, so 2x2, 4x1 and 1x4 all apply; decode.m16's swapped 64x32 kernel has one tile of
+    tokens, so nothing may share it along that side."""
+    pairs = cluster_pairs()
+    spec, configs = pairs["square.1024"]
+    assert (spec.m, spec.n, spec.k) == (1024, 1024, 1024)
+    winner, *twins = configs
+    assert winner.cluster == (1, 2) and {c.cluster for c in twins} == {(2, 2), (4, 1), (1, 4)}
+    assert all(replace(c, cluster=winner.cluster) == winner for c in twins)
+    assert all(c.cluster[1] == 1 for c in pairs.get("decode.m16", (None, [winner]))[1][1:])

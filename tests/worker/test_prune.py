@@ -68,6 +68,8 @@ CASES = [
     (P.streamk_runs_as_asked, replace(SK64, decomposition=Decomposition.streamk), SK64, RES5, H),  # heuristic: DP
     (P.streamk_runs_as_asked, SK64, replace(SK64, decomposition=Decomposition.streamk), M128, H),  # forced = heuristic
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
+    (P.cluster_fits_hardware, replace(C90, cluster=(2, 4)), replace(C90, cluster=(3, 1)), BIG, H),
+    (P.cluster_fits_hardware, replace(C90, cluster=(2, 2)), replace(C90, cluster=(4, 4)), BIG, H),
     (P.epilogue_supported, replace(C90, epilogue=Epilogue.bias_residual_add),
      replace(C80, epilogue=Epilogue.bias_residual_add), BIG, H),
     (P.family_for_arch, C80, C90, BIG, hardware_for("sm_90")),

@@ -170,3 +170,23 @@ def test_the_weight_streaming_kernel_renders_its_shape_from_the_tables() -> None
 def test_the_weight_streaming_kernel_refuses_shapes_outside_its_tables(bad: dict) -> None:
     with pytest.raises(R.UnsupportedConfig):
         template_tokens(replace(SKINNY, **bad))
+
+
+def test_four_cta_clusters_size_their_grid_from_the_drivers_cluster_count() -> None:
+    """CUTLASS's 18-SM-GPC estimate would give 29 four-CTA clusters on 132 SMs (the H200 holds 32):
+    those kernels' builders take the driver's count; two-CTA kernels keep their source as measured."""
+    from worker.runtime.launch_meta import launch_meta
+
+    base = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 64, 64),
+                        cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent)
+    for cluster in ((2, 2), (4, 1), (1, 4)):
+        big = replace(base, cluster=cluster)
+        assert R.queries_cluster_occupancy(big)
+        source = render(big)
+        assert "int max_active_clusters," in source and "hw.max_active_clusters = max_active_clusters;" in source
+        assert f"using ClusterShape = Shape<_{cluster[0]}, _{cluster[1]}, _1>;" in source
+        args = launch_meta(big)["builder_args"]
+        assert args[args.index("decomposition:i32") + 1] == "max_active_clusters:i32"
+    assert not R.queries_cluster_occupancy(base) and "max_active_clusters" not in render(base)
+    assert "max_active_clusters:i32" not in launch_meta(base)["builder_args"]

@@ -224,6 +224,17 @@ def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | Non
     return None
 
 
+def cluster_fits_hardware(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """A cluster the hardware launches and CUTLASS's multicast can split a tile over: powers of two,
+    at most the portable cluster size (8 on Hopper)."""
+    cm, cn = cfg.cluster
+    if cm & (cm - 1) or cn & (cn - 1) or cm < 1 or cn < 1:
+        return f"cluster {cm}x{cn} is not a power of two"
+    if cm * cn > max(1, hw.max_cluster):
+        return f"cluster {cm}x{cn} exceeds {hw.arch}'s {hw.max_cluster}-CTA clusters"
+    return None
+
+
 def wide_epilogue_for_stores(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """A 64-wide TMA-epilogue subtile only for store-bound problems: memory-bound with the output
     at least a third of the traffic (the pointwise convs: N·P·Q x 64..512 outputs from K = 64..256, whose every
@@ -332,7 +343,7 @@ RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, streamk_for_tails, streamk_runs_as_asked,
-    pingpong_without_streamk, cluster_useful, wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
+    pingpong_without_streamk, cluster_useful, cluster_fits_hardware, wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
     skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
 ]

@@ -105,6 +105,21 @@ def waits_on_prior_grid(cfg: KernelConfig) -> bool:
     return cfg.family is Family.sm90_tma or (cfg.family is Family.sm90_conv_fprop and cfg.schedule is not Schedule.none)
 
 
+# CUTLASS's persistent scheduler sizes its grid from hw_info.max_active_clusters when it has one;
+# without it, it assumes 18-SM GPCs (tile_scheduler_params.h, get_max_cta_occupancy), which for
+# 132 SMs allows 66 two-CTA clusters but only 29 of four: a 128-tile problem (square.1024 on
+# 128x64) would then run two waves although the H200 can hold 32 such clusters at once.
+OCCUPANCY_QUERY_MIN_CLUSTER = 3
+
+
+def queries_cluster_occupancy(cfg: KernelConfig) -> bool:
+    """Kernels whose builder takes the driver's count of co-resident clusters (cuOccupancyMaxActiveClusters,
+    asked by the launcher before it builds the Params): sm90 GEMMs with clusters of more than two
+    CTAs. Two-CTA kernels keep CUTLASS's estimate, which is exact for them (66 clusters on 132 SMs),
+    so their sources and cubins stay as measured."""
+    return cfg.family is Family.sm90_tma and cfg.cluster[0] * cfg.cluster[1] >= OCCUPANCY_QUERY_MIN_CLUSTER
+
+
 def activation_of(epilogue: Epilogue) -> Activation:
     parts = epilogue.parts
     return parts.post_activation if parts.residual else parts.activation
@@ -168,7 +183,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
             tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
-            epilogue_tile=epilogue_tile(cfg),
+            epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
         )
         if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
                                                or cfg.tile_scheduler is not TileScheduler.persistent):

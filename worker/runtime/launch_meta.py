@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from worker.kernels.config import Family, KernelConfig, TileScheduler
-from worker.kernels.render import activation_of, tma_operands, waits_on_prior_grid
+from worker.kernels.render import activation_of, queries_cluster_occupancy, tma_operands, waits_on_prior_grid
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
                "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14,
@@ -41,6 +41,9 @@ BUILDER_VALUES = {
     "max_swizzle": "runtime.max_swizzle",
     "splits": "runtime.split_k (split_k: the same)",
     "decomposition": "runtime.decomposition: heuristic 0 (also when absent), streamk 1",
+    "max_active_clusters": "only kernels with clusters of more than two CTAs: build once with 0 (the grid is then "
+                           "CUTLASS's estimate), read threads, smem and cluster from meta, ask the driver how many "
+                           "such clusters fit at once (cuOccupancyMaxActiveClusters), build again with that count",
     "A B C D bias workspace": "sentinel addresses while building (see pointer_slots), patched per call",
     "params_out": "a device buffer of at least 32 KiB, where the builder writes Params",
     "meta_out": "params_out + 32768: meta_len int64s, zeroed before the builder runs (a field a builder "
@@ -50,6 +53,15 @@ ENTRY = {Family.sm80_tensorop: "kiln_gemm", Family.sm90_tma: "kiln_gemm", Family
          Family.sm90_conv_fprop: "kiln_conv2d_fprop", Family.sm90_skinny: "kiln_gemm"}
 
 
+def builder_args(cfg: KernelConfig) -> list[str]:
+    """The builder's signature: its family's, plus the co-resident cluster count where the kernel
+    sizes its persistent grid from it (render.queries_cluster_occupancy)."""
+    args = list(BUILDER_ARGS[cfg.family])
+    if queries_cluster_occupancy(cfg):
+        args.insert(args.index("decomposition:i32") + 1, "max_active_clusters:i32")
+    return args
+
+
 def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, Any]:
     """`conv_as_gemm`: a GEMM kernel that serves a pointwise (1x1, stride 1) Conv2d."""
     parts = cfg.epilogue.parts
@@ -57,7 +69,7 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "abi": 1,
         "entry": ENTRY[cfg.family],
         "builder": "kiln_build_params",
-        "builder_args": BUILDER_ARGS[cfg.family],
+        "builder_args": builder_args(cfg),
         "builder_values": BUILDER_VALUES,
         "meta_len": META_LEN,
         "meta_fields": META_FIELDS,

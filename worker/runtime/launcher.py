@@ -220,16 +220,13 @@ class LoadedKernel:
                   "raster": RASTER_CODE[rt.get("raster", "heuristic")],
                   "decomposition": DECOMPOSITION_CODE[rt.get("decomposition", "heuristic")],
                   "max_swizzle": rt.get("max_swizzle", 1), "params_out": scratch, "meta_out": scratch + 32768,
-                  **SENTINELS}
-        args = _kernel_args(self.launch["builder_args"], values)
-        meta_len = self.launch["meta_len"]
-        check(cu.cuMemsetD8Async(scratch, 0, 32768 + 8 * meta_len, stream))
-        check(cu.cuLaunchKernel(self.builder, 1, 1, 1, 1, 1, 1, 0, stream, args, 0))
-        check(cu.cuStreamSynchronize(stream))
-        meta_bytes = bytearray(8 * meta_len)
-        check(cu.cuMemcpyDtoH(meta_bytes, scratch + 32768, len(meta_bytes)))
-        meta = struct.unpack(f"<{meta_len}q", meta_bytes)
+                  "max_active_clusters": 0, **SENTINELS}
         f = self.launch["meta_fields"]
+        meta = self._build(values, scratch, stream)
+        if "max_active_clusters:i32" in self.launch["builder_args"]:
+            values["max_active_clusters"] = self.max_active_clusters(
+                (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["threads"]], meta[f["smem"]])
+            meta = self._build(values, scratch, stream)
         size = meta[f["params_size"]]
         params = bytearray(size)
         check(cu.cuMemcpyDtoH(params, scratch, size))
@@ -244,9 +241,7 @@ class LoadedKernel:
         skip = {range(d.offset, d.offset + 128) for d in tma}
         slots = _find_slots(bytes(params), skip)
         smem = meta[f["smem"]]
-        if smem > 48 * 1024 and smem > self._smem_set:
-            check(cu.cuFuncSetAttribute(self.entry, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem))
-            self._smem_set = smem
+        self._allow_smem(smem)
         g = f["grid"]
         reduce = None
         if self.reduce_entry is not None:
@@ -257,6 +252,33 @@ class LoadedKernel:
                               (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma,
                               scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce,
                               workspace_clear=meta[f["workspace_clear"]] if "workspace_clear" in f else 0)
+
+    def _build(self, values: dict[str, Any], scratch: int, stream: int) -> tuple[int, ...]:
+        """One run of the cubin's params builder; Params stay in `scratch`, meta comes back."""
+        args = _kernel_args(self.launch["builder_args"], values)
+        meta_len = self.launch["meta_len"]
+        check(cu.cuMemsetD8Async(scratch, 0, 32768 + 8 * meta_len, stream))
+        check(cu.cuLaunchKernel(self.builder, 1, 1, 1, 1, 1, 1, 0, stream, args, 0))
+        check(cu.cuStreamSynchronize(stream))
+        meta_bytes = bytearray(8 * meta_len)
+        check(cu.cuMemcpyDtoH(meta_bytes, scratch + 32768, len(meta_bytes)))
+        return struct.unpack(f"<{meta_len}q", meta_bytes)
+
+    def _allow_smem(self, smem: int) -> None:
+        if smem > 48 * 1024 and smem > self._smem_set:
+            check(cu.cuFuncSetAttribute(self.entry, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem))
+            self._smem_set = smem
+
+    def max_active_clusters(self, cluster: tuple[int, int], threads: int, smem: int) -> int:
+        """How many of this kernel's clusters the GPU holds at once, at its block size and shared
+        memory: a cluster must fit inside one GPC, so on an H200 (132 SMs) this is the count of
+        four-CTA clusters the GPCs hold, where CUTLASS's 18-SM-GPC estimate assumes 29."""
+        self._allow_smem(smem)
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
+        config = _config((cluster[0], cluster[1], 1), threads, smem, [attr])
+        return int(check(cu.cuOccupancyMaxActiveClusters(self.entry, config)))
 
     def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
                       workspace: int = 0) -> None:
