@@ -1,7 +1,8 @@
 """Compile, on a CPU host, every kernel the GPU tests and `kiln bench overhead` build (the tests'
 own config constants; `--runtime-only`: the launch runtime's tests and the overhead bench),
 into $KILN_DATA_DIR's compile cache, so a device run spends its minutes on
-the GPU (`tar` the cache into .devcarry/cache.tgz afterwards)."""
+the GPU (`tar` the cache into .devcarry/cache.tgz afterwards); `--cluster-pairs` adds what
+`kiln bench pairs --clusters` times."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from bench.launch_overhead import CFG as OVERHEAD_CFG  # noqa: E402
 from service.specs.conv2d import Conv2dSpec  # noqa: E402
 from service.specs.epilogues import Epilogue  # noqa: E402
 from tests.gpu.test_conv_gpu import CASES, FOLDED_STEM, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
-from tests.gpu.test_gpu_tuning import PADDED, SM80_NONE, SM90_BIAS, STREAMK, TUNED  # noqa: E402
+from tests.gpu.test_gpu_tuning import (  # noqa: E402
+    BIG_CLUSTER_KERNELS, PADDED, SM80_NONE, SM90_BIAS, STREAMK, TUNED, WARP_STORES)
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
@@ -30,7 +32,8 @@ def runtime_test_configs() -> list[KernelConfig]:
 
 
 def gpu_test_configs() -> list[KernelConfig]:
-    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK]
+    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK,
+               *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values())]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:
@@ -42,6 +45,10 @@ def gpu_test_configs() -> list[KernelConfig]:
 if __name__ == "__main__":
     cache = Path(os.environ["KILN_DATA_DIR"]) / "compile-cache"
     configs = runtime_test_configs() if "--runtime-only" in sys.argv[1:] else gpu_test_configs()
+    if "--cluster-pairs" in sys.argv[1:]:  # and what `kiln bench pairs --clusters` times
+        from bench.gemm_pairs import cluster_pairs
+        configs += [cfg for _, twins in cluster_pairs().values() for cfg in twins]
+    configs = list(dict.fromkeys(cfg.compiled for cfg in configs))
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")
     for o in outs:
         print(("ok  " if o.ok else "FAIL") + f" {o.config.name}")
