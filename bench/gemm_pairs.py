@@ -33,7 +33,7 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import prune
+from worker.kernels.prune import RULES, Rule, four_cta_cluster_without_an_extra_round, prune, rule_applies
 from worker.kernels.render import warp_stores_supported
 from worker.kernels.space import skinny_space
 
@@ -55,9 +55,14 @@ DECODE_GRID = list(itertools.product((EpilogueSchedule.nosmem, EpilogueSchedule.
                                      (TileScheduler.persistent, TileScheduler.streamk)))
 
 
-def _legal(configs: list[KernelConfig], problem: GemmProblem) -> list[KernelConfig]:
-    """The configs the hardware rules accept (smem, registers, …), in the grid's order."""
-    legal = set(prune(configs, problem, hardware_for("sm_90a", 132)).kept)
+def _legal(configs: list[KernelConfig], problem: GemmProblem, skip: tuple[Rule, ...] = ()) -> list[KernelConfig]:
+    """The configs the hardware rules accept (smem, registers, …), in the grid's order; `skip`:
+    rules an experiment measures across instead."""
+    hw = hardware_for("sm_90a", 132)
+    if skip:
+        return [c for c in configs if all(rule(c, problem.as_run_by(c), hw) is None
+                                          for rule in RULES if rule not in skip and rule_applies(rule, c))]
+    legal = set(prune(configs, problem, hw).kept)
     return [c for c in configs if c in legal]
 
 
@@ -227,7 +232,9 @@ def cluster_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[Gemm
             continue
         spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
         problem = GemmProblem.from_spec(spec)
-        twins = _legal([replace(cfg, cluster=c) for c in BIG_CLUSTERS], problem)
+        # every rule but the one this experiment set (run B measured where it draws the line)
+        twins = _legal([replace(cfg, cluster=c) for c in BIG_CLUSTERS], problem,
+                       skip=(four_cta_cluster_without_an_extra_round,))
         if twins:
             pairs[row["name"]] = (spec, [cfg, *twins])
     return pairs

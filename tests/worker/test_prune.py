@@ -70,6 +70,16 @@ CASES = [
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
     (P.cluster_fits_hardware, replace(C90, cluster=(2, 4)), replace(C90, cluster=(3, 1)), BIG, H),
     (P.cluster_fits_hardware, replace(C90, cluster=(2, 2)), replace(C90, cluster=(4, 4)), BIG, H),
+    # bert-base.qkv: 576 tiles of 128x128 take 5 rounds on 132 SMs and on the 120 CTAs of 30 four-CTA
+    # clusters; bert-large.qkv's 768 take 6 against 7; square.1024's 128 are one wave
+    (P.four_cta_cluster_without_an_extra_round, replace(C90, cluster=(2, 2)),
+     replace(C90, cluster=(2, 2), tile=(256, 128, 64)), GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768)), H),
+    (P.four_cta_cluster_without_an_extra_round, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 2)),
+     GemmProblem.from_spec(GemmSpec(m=4096, n=3072, k=1024)), H),
+    (P.four_cta_cluster_without_an_extra_round, replace(C90, tile=(64, 128, 128), cluster=(1, 2)),
+     replace(C90, tile=(64, 128, 128), cluster=(1, 4)), SMALL, H),
+    (P.four_cta_cluster_without_an_extra_round, replace(C90, cluster=(4, 1)),
+     replace(C90, cluster=(4, 1), tile_scheduler=TileScheduler.streamk), GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768)), H),
     (P.epilogue_supported, replace(C90, epilogue=Epilogue.bias_residual_add),
      replace(C80, epilogue=Epilogue.bias_residual_add), BIG, H),
     (P.family_for_arch, C80, C90, BIG, hardware_for("sm_90")),
@@ -340,3 +350,18 @@ def test_store_bound_cooperative_kernels_get_a_twin_with_more_stores_in_flight()
     assert twins and all(c.schedule is Schedule.cooperative and c.epilogue_store_stages == 4 for c in twins)
     assert all(replace(c, epilogue_store_stages=0) in kept for c in twins)
     assert not any(c.epilogue_store_stages for c in P.prune(full_space(BIG, "sm_90a"), BIG, H).kept)
+
+
+def test_four_cta_clusters_take_one_slot_beside_their_two_cta_twins() -> None:
+    """The H200 holds 120 CTAs of four-CTA clusters: bert-base.qkv (5 rounds either way) searches
+    one such kernel and keeps every two-CTA kernel it had; square.1024 (one wave) searches none."""
+    from worker.kernels.space import SM90_CLUSTERS
+
+    qkv = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
+    kept = P.prune(full_space(qkv, "sm_90a"), qkv, H, limit=16).kept
+    big = [c for c in kept if c.cluster[0] * c.cluster[1] == 4]
+    assert len(big) == 1 and big[0].tile_scheduler is TileScheduler.persistent
+    without = P.prune([c for c in full_space(qkv, "sm_90a") if c.cluster[0] * c.cluster[1] <= 2], qkv, H, limit=16).kept
+    assert [c for c in kept if c not in big] == without[:15]
+    assert not [c for c in P.prune(full_space(SMALL, "sm_90a"), SMALL, H, limit=16).kept if c.cluster[0] * c.cluster[1] > 2]
+    assert H.resident_ctas(4) == 120 and H.resident_ctas(2) == 132 and (2, 2) in SM90_CLUSTERS

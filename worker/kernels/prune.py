@@ -235,6 +235,28 @@ def cluster_fits_hardware(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
     return None
 
 
+def four_cta_cluster_without_an_extra_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Four-CTA clusters only where the SMs they leave idle cost no round of tiles. The H200 holds
+    30 of them (120 CTAs, Hardware.cluster4_ctas), so a one-wave grid of 128 tiles runs two
+    rounds (bert-base.attn_out +48%, square.1024 +23% against the 1x2 winner) and most many-tile
+    grids one more (bert-large.qkv, 768 tiles, 6 → 7: +9%); where the rounds stay equal the extra
+    multicast pays (bert-base.qkv, 576 tiles, 5 either way: 2x2 −2.3%, 4x1 −2.6%;
+    gemm_pairs_h200_20261202_session16_b_clusters.json). Many rounds only: with two or fewer
+    every CTA's share of the idle SMs is a large part of its work."""
+    size = cfg.cluster[0] * cfg.cluster[1]
+    if size <= 2:
+        return None
+    if cfg.tile_scheduler is not TileScheduler.persistent:
+        return f"{size}-CTA clusters are measured with the persistent scheduler only"
+    units = _tiles(cfg, p) * cfg.split_k
+    if units < 3 * hw.sm_count:
+        return f"{units} tiles: too few rounds for {size}-CTA clusters"
+    rounds, big_rounds = math.ceil(units / hw.sm_count), math.ceil(units / hw.resident_ctas(size))
+    if big_rounds > rounds:
+        return f"{size}-CTA clusters hold {hw.resident_ctas(size)} CTAs: {big_rounds} rounds instead of {rounds}"
+    return None
+
+
 def wide_epilogue_for_stores(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """A 64-wide TMA-epilogue subtile only for store-bound problems: memory-bound with the output
     at least a third of the traffic (the pointwise convs: N·P·Q x 64..512 outputs from K = 64..256, whose every
@@ -343,7 +365,8 @@ RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, streamk_for_tails, streamk_runs_as_asked,
-    pingpong_without_streamk, cluster_useful, cluster_fits_hardware, wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
+    pingpong_without_streamk, cluster_useful, cluster_fits_hardware, four_cta_cluster_without_an_extra_round,
+    wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
     skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
 ]
@@ -423,12 +446,13 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     intensity = (tm * tn) / (tm + tn)
     speed = family_speed(cfg) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
+    resident = hw.resident_ctas(cfg.cluster[0] * cfg.cluster[1])
     if shared:
-        waves = max(tiles / hw.sm_count, 1 / hw.sm_count) * 1.06 + 0.04  # fix-up of partial tiles
-        busy = hw.sm_count  # stream-K keeps every SM streaming, however few the tiles
+        waves = max(tiles / resident, 1 / resident) * 1.06 + 0.04  # fix-up of partial tiles
+        busy = resident  # stream-K keeps every SM streaming, however few the tiles
     else:
-        waves = math.ceil(units / hw.sm_count)
-        busy = min(units, hw.sm_count)
+        waves = math.ceil(units / resident)
+        busy = min(units, resident)
     compute = waves * unit_seconds
     traffic = ELEMENT_BYTES * (p.m * p.k + p.n * p.k + p.m * p.n) * p.batch
     if cfg.split_k > 1:
@@ -459,6 +483,9 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
+        if cfg.cluster[0] * cfg.cluster[1] > 2:
+            # 1x4 (A's tile over four CTAs along N) ran slowest of the three on every shape of run B
+            cost *= FOUR_CTA_MULTICAST_COST * (1.02 if cfg.cluster[0] == 1 else 1.0)
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
@@ -511,6 +538,9 @@ WIDE_EPILOGUE_COST = 0.99
 # wide twins, so they join the search without pushing those out.
 MORE_STORES_COST = 0.985
 SHALLOW_PIPELINE_COST = 1.06
+# Four-CTA clusters at an equal round count (rule four_cta_cluster_without_an_extra_round):
+# bert-base.qkv's 128x128 ping-pong winner 2.3-2.6% faster as 2x2 / 4x1 than as 1x2 (session 16 run B)
+FOUR_CTA_MULTICAST_COST = 0.98
 
 
 def sm90_pipeline_stages(cfg: KernelConfig, hw: Hardware) -> int:
@@ -626,6 +656,10 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
         key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode == "parallel",
                cfg.conv_iterator, cfg.operand_prep)
+        if cfg.cluster[0] * cfg.cluster[1] > 2:
+            # every four-CTA cluster in one group of its own: one measured shape is all the model has
+            # for them, so they take a slot or two beside their two-CTA twins, never displace them
+            key = (cfg.family, "four-CTA cluster")
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []

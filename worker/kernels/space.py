@@ -77,13 +77,18 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True)
 
 
+# Four-CTA clusters since session 16: only where they cost no extra round of tiles (rule
+# four_cta_cluster_without_an_extra_round; the H200 holds 120 of their CTAs, not 132).
+SM90_CLUSTERS = ((1, 1), (2, 1), (1, 2), (2, 2), (4, 1), (1, 4))
+
+
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages. (96-wide
     # tiles for skinny problems, cuBLAS's decode.m64 tile, were tried in session 6: 64x96 ran 30.0 µs
     # against 28.8 for the swapped 128x64, gemm_h200_20261129_session6.json; not searched.)
     tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128))
              if tk == 64 or tm * tn <= 128 * 128]
-    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1), (1, 2)), pad_kn=pad)
+    yield from _sm90_variants(p, tiles, SM90_CLUSTERS, pad_kn=pad)
 
 
 def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
