@@ -21,6 +21,12 @@
 #     nvjet (`kiln bench profile` + `kiln bench sass-mix --diff`) and see what excess is left.
 #     Also look at why square.8192's pair timing is bimodal (1490-1510 vs 1620 us, the slow one
 #     switching sides between runs, session 15 run B).
+#  2b. Done in session 16: four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
+#     co-resident clusters, but the H200 holds only 120 of their CTAs; they lost everywhere but
+#     bert-base.qkv's ping-pong 128x128 (-2.3%), and the search's picks lost 6-25% (runs B-D,
+#     gemm_pairs_h200_20261202_session16_b_clusters.json, gemm_h200_20261202_session16_d_four_cta_search.json).
+#     Out of the default space. If anyone returns to it: ping-pong 128x128 2x2 only, on grids whose
+#     round count 120 CTAs leave equal, timed against the 1x2 twin in the same run.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).

@@ -352,16 +352,16 @@ def test_store_bound_cooperative_kernels_get_a_twin_with_more_stores_in_flight()
     assert not any(c.epilogue_store_stages for c in P.prune(full_space(BIG, "sm_90a"), BIG, H).kept)
 
 
-def test_four_cta_clusters_take_one_slot_beside_their_two_cta_twins() -> None:
-    """The H200 holds 120 CTAs of four-CTA clusters: bert-base.qkv (5 rounds either way) searches
-    one such kernel and keeps every two-CTA kernel it had; square.1024 (one wave) searches none."""
+def test_the_default_search_offers_no_four_cta_cluster_and_the_rule_bounds_any_offered() -> None:
+    """They lost on the H200 (space.SM90_CLUSTERS); offered anyway, the rule keeps only those that
+    cost no extra round: bert-base.qkv (5 rounds on 132 SMs and on the 120 CTAs of 30 four-CTA
+    clusters) keeps some, square.1024 (one wave) none."""
     from worker.kernels.space import SM90_CLUSTERS
 
     qkv = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
-    kept = P.prune(full_space(qkv, "sm_90a"), qkv, H, limit=16).kept
-    big = [c for c in kept if c.cluster[0] * c.cluster[1] == 4]
-    assert len(big) == 1 and big[0].tile_scheduler is TileScheduler.persistent
-    without = P.prune([c for c in full_space(qkv, "sm_90a") if c.cluster[0] * c.cluster[1] <= 2], qkv, H, limit=16).kept
-    assert [c for c in kept if c not in big] == without[:15]
-    assert not [c for c in P.prune(full_space(SMALL, "sm_90a"), SMALL, H, limit=16).kept if c.cluster[0] * c.cluster[1] > 2]
-    assert H.resident_ctas(4) == 120 and H.resident_ctas(2) == 132 and (2, 2) in SM90_CLUSTERS
+    assert all(c.cluster[0] * c.cluster[1] <= 2 for c in full_space(qkv, "sm_90a")) and (2, 2) not in SM90_CLUSTERS
+    offered = [replace(c, cluster=(2, 2)) for c in full_space(qkv, "sm_90a") if c.cluster == (1, 2)]
+    assert [c for c in P.prune(offered, qkv, H).kept if c.tile == (128, 128, 64)]
+    small = [replace(c, cluster=(2, 2)) for c in full_space(SMALL, "sm_90a") if c.cluster == (1, 2)]
+    assert not P.prune(small, SMALL, H).kept
+    assert H.resident_ctas(4) == 120 and H.resident_ctas(2) == 132

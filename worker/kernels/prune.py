@@ -239,10 +239,11 @@ def four_cta_cluster_without_an_extra_round(cfg: KernelConfig, p: GemmProblem, h
     """Four-CTA clusters only where the SMs they leave idle cost no round of tiles. The H200 holds
     30 of them (120 CTAs, Hardware.cluster4_ctas), so a one-wave grid of 128 tiles runs two
     rounds (bert-base.attn_out +48%, square.1024 +23% against the 1x2 winner) and most many-tile
-    grids one more (bert-large.qkv, 768 tiles, 6 → 7: +9%); where the rounds stay equal the extra
-    multicast pays (bert-base.qkv, 576 tiles, 5 either way: 2x2 −2.3%, 4x1 −2.6%;
+    grids one more (bert-large.qkv, 768 tiles, 6 → 7: +9%); only where the rounds stay equal did
+    the extra multicast pay (bert-base.qkv, 576 tiles, 5 either way: 2x2 −2.3%, 4x1 −2.6%;
     gemm_pairs_h200_20261202_session16_b_clusters.json). Many rounds only: with two or fewer
-    every CTA's share of the idle SMs is a large part of its work."""
+    every CTA's share of the idle SMs is a large part of its work. A necessary condition, not a
+    sufficient one: the default space offers no four-CTA cluster (space.SM90_CLUSTERS says why)."""
     size = cfg.cluster[0] * cfg.cluster[1]
     if size <= 2:
         return None
@@ -483,9 +484,6 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
         if cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
-        if cfg.cluster[0] * cfg.cluster[1] > 2:
-            # 1x4 (A's tile over four CTAs along N) ran slowest of the three on every shape of run B
-            cost *= FOUR_CTA_MULTICAST_COST * (1.02 if cfg.cluster[0] == 1 else 1.0)
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
@@ -538,9 +536,6 @@ WIDE_EPILOGUE_COST = 0.99
 # wide twins, so they join the search without pushing those out.
 MORE_STORES_COST = 0.985
 SHALLOW_PIPELINE_COST = 1.06
-# Four-CTA clusters at an equal round count (rule four_cta_cluster_without_an_extra_round):
-# bert-base.qkv's 128x128 ping-pong winner 2.3-2.6% faster as 2x2 / 4x1 than as 1x2 (session 16 run B)
-FOUR_CTA_MULTICAST_COST = 0.98
 
 
 def sm90_pipeline_stages(cfg: KernelConfig, hw: Hardware) -> int:
@@ -656,10 +651,6 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
         key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode == "parallel",
                cfg.conv_iterator, cfg.operand_prep)
-        if cfg.cluster[0] * cfg.cluster[1] > 2:
-            # every four-CTA cluster in one group of its own: one measured shape is all the model has
-            # for them, so they take a slot or two beside their two-CTA twins, never displace them
-            key = (cfg.family, "four-CTA cluster")
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())
     picked: list[KernelConfig] = []

@@ -77,9 +77,13 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True)
 
 
-# Four-CTA clusters since session 16: only where they cost no extra round of tiles (rule
-# four_cta_cluster_without_an_extra_round; the H200 holds 120 of their CTAs, not 132).
-SM90_CLUSTERS = ((1, 1), (2, 1), (1, 2), (2, 2), (4, 1), (1, 4))
+# Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
+# co-resident clusters (render.queries_cluster_occupancy) but lost on the H200: the GPU holds 120
+# of their CTAs, not 132 (rule four_cta_cluster_without_an_extra_round), and where that cost no
+# extra round they still lost 6-25% in session 16's search (run D, every four-CTA candidate the
+# ranking let in), their one gain being bert-base.qkv's ping-pong 128x128 as 2x2 (-2.3%, run B).
+# `kiln bench pairs --clusters` times them against any stored winner.
+SM90_CLUSTERS = ((1, 1), (2, 1), (1, 2))
 
 
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
