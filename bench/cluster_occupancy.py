@@ -33,7 +33,7 @@ def occupancy_rows(only: list[str] | None) -> list[dict[str, Any]]:
     cubins = {o.config: o.cubin for o in compiler.compile_all(configs, target_arch="sm_90a") if o.ok}
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
     sm_count = torch.cuda.get_device_properties(0).multi_processor_count
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, (spec, twins) in pairs.items():
         for cfg in twins:
             cubin = cubins.get(cfg.compiled)

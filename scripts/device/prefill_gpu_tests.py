@@ -18,7 +18,14 @@ from service.specs.conv2d import Conv2dSpec  # noqa: E402
 from service.specs.epilogues import Epilogue  # noqa: E402
 from tests.gpu.test_conv_gpu import CASES, FOLDED_STEM, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
 from tests.gpu.test_gpu_tuning import (  # noqa: E402
-    BIG_CLUSTER_KERNELS, PADDED, SM80_NONE, SM90_BIAS, STREAMK, TUNED, WARP_STORES)
+    BIG_CLUSTER_KERNELS,
+    PADDED,
+    SM80_NONE,
+    SM90_BIAS,
+    STREAMK,
+    TUNED,
+    WARP_STORES,
+)
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
