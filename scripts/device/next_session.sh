@@ -25,8 +25,10 @@
 #     co-resident clusters, but the H200 holds only 120 of their CTAs; they lost everywhere but
 #     bert-base.qkv's ping-pong 128x128 (-2.3%), and the search's picks lost 6-25% (runs B-D,
 #     gemm_pairs_h200_20261202_session16_b_clusters.json, gemm_h200_20261202_session16_d_four_cta_search.json).
-#     Out of the default space. If anyone returns to it: ping-pong 128x128 2x2 only, on grids whose
-#     round count 120 CTAs leave equal, timed against the 1x2 twin in the same run.
+#     Out of the default space. Run G then showed 2x2 beats its own 1x2 twin by 1.2-2.1% under
+#     either schedule where 120 CTAs leave the round count equal (bert-base.qkv): the next step is a
+#     second timing pass that re-times the measured leader's 2x2 twin (one extra compile), not a
+#     ranked slot; check it on bert-base.qkv (0.95 -> ~0.97) and that no other suite shape gets one.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
