@@ -40,12 +40,13 @@ def occupancy_rows(only: list[str] | None) -> list[dict[str, Any]]:
             if cubin is None:
                 rows.append({"shape": name, "name": cfg.name, "error": "did not compile"})
                 continue
-            kernel = LoadedKernel(cubin, plan_entry(cfg, "")["launch"])
+            entry = plan_entry(cfg, "")
+            kernel = LoadedKernel(cubin, entry["launch"])
             try:
                 m, n = (spec.n, spec.m) if cfg.swap_ab else (spec.m, spec.n)
                 p = kernel.prepare(m=spec.m, n=spec.n, k=spec.k, alpha=1.0, beta=0.0, sm_count=sm_count,
                                    stream=torch.cuda.current_stream().cuda_stream, scratch=scratch.data_ptr(),
-                                   runtime=plan_entry(cfg, "")["runtime"])
+                                   runtime=entry["runtime"])
                 resident = kernel.max_active_clusters(p.cluster, p.threads, p.smem)
                 ctas = p.grid[0] * p.grid[1] * p.grid[2]
                 tiles = -(-m // cfg.tile[0]) * -(-n // cfg.tile[1])

@@ -33,7 +33,7 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
-from worker.kernels.prune import RULES, Rule, four_cta_cluster_without_an_extra_round, prune, rule_applies
+from worker.kernels.prune import Rule, four_cta_cluster_without_an_extra_round, prune
 from worker.kernels.render import warp_stores_supported
 from worker.kernels.space import skinny_space
 
@@ -58,11 +58,7 @@ DECODE_GRID = list(itertools.product((EpilogueSchedule.nosmem, EpilogueSchedule.
 def _legal(configs: list[KernelConfig], problem: GemmProblem, skip: tuple[Rule, ...] = ()) -> list[KernelConfig]:
     """The configs the hardware rules accept (smem, registers, …), in the grid's order; `skip`:
     rules an experiment measures across instead."""
-    hw = hardware_for("sm_90a", 132)
-    if skip:
-        return [c for c in configs if all(rule(c, problem.as_run_by(c), hw) is None
-                                          for rule in RULES if rule not in skip and rule_applies(rule, c))]
-    legal = set(prune(configs, problem, hw).kept)
+    legal = set(prune(configs, problem, hardware_for("sm_90a", 132), skip=skip).kept)
     return [c for c in configs if c in legal]
 
 

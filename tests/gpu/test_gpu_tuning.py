@@ -207,17 +207,22 @@ WARP_STORES = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(WARP_STORES))
-def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
-    from worker import gpu_bench
-
-    cfg, shapes = WARP_STORES[kind]
+def _compiled_entry(cfg: KernelConfig, tmp_path: Path) -> dict:
+    """One config compiled (through $KILN_DATA_DIR's cache when set) and its measurement entry."""
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
     [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert o.ok, o.error
     path = tmp_path / f"{cfg.variant_name}.cubin"
     path.write_bytes(o.cubin or b"")
-    entry = plan_entry(cfg, str(path))
+    return plan_entry(cfg, str(path))
+
+
+@pytest.mark.parametrize("kind", sorted(WARP_STORES))
+def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg, shapes = WARP_STORES[kind]
+    entry = _compiled_entry(cfg, tmp_path)
     for m, n, k in shapes:
         prob = _problem(cfg.epilogue.value, m, n, k)
         ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
@@ -248,12 +253,7 @@ def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters
     from worker import gpu_bench
 
     cfg = BIG_CLUSTER_KERNELS[kind]
-    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path)) / "compile-cache"
-    [o] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
-    assert o.ok, o.error
-    path = tmp_path / f"{cfg.variant_name}.cubin"
-    path.write_bytes(o.cubin or b"")
-    entry = plan_entry(cfg, str(path))
+    entry = _compiled_entry(cfg, tmp_path)
     for m, n, k in [(1024, 1024, 1024), (1000, 776, 1032), (4096, 2304, 768)]:
         prob = _problem(cfg.epilogue.value, m, n, k)
         c = _candidate(entry, prob)

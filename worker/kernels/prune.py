@@ -628,11 +628,13 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
     return report
 
 
-def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None) -> PruneReport:
+def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: int | None = None,
+          skip: tuple[Rule, ...] = ()) -> PruneReport:
+    """`skip`: rules a benchmark measures across instead of obeying (bench/gemm_pairs.py)."""
     def bind(rule: Rule) -> Check:  # a padded or swapped config runs the problem in its own frame
         return lambda cfg: rule(cfg, p.as_run_by(cfg), hw) if rule_applies(rule, cfg) else None
 
-    checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES}
+    checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES if rule not in skip}
     return funnel(configs, checks, lambda c: estimated_cost(c, p.as_run_by(c), hw), limit)
 
 

@@ -107,8 +107,8 @@ def waits_on_prior_grid(cfg: KernelConfig) -> bool:
 
 # CUTLASS's persistent scheduler sizes its grid from hw_info.max_active_clusters when it has one;
 # without it, it assumes 18-SM GPCs (tile_scheduler_params.h, get_max_cta_occupancy), which for
-# 132 SMs allows 66 two-CTA clusters but only 29 of four: a 128-tile problem (square.1024 on
-# 128x64) would then run two waves although the H200 can hold 32 such clusters at once.
+# 132 SMs allows 66 two-CTA clusters and 29 of four, where the H200 holds 30 of four (session 16,
+# bench/results/cluster_occupancy_h200_20261202_session16_c.json): the GPU's own count, not a guess.
 OCCUPANCY_QUERY_MIN_CLUSTER = 3
 
 

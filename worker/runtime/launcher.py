@@ -271,13 +271,10 @@ class LoadedKernel:
 
     def max_active_clusters(self, cluster: tuple[int, int], threads: int, smem: int) -> int:
         """How many of this kernel's clusters the GPU holds at once, at its block size and shared
-        memory: a cluster must fit inside one GPC, so on an H200 (132 SMs) this is the count of
-        four-CTA clusters the GPCs hold, where CUTLASS's 18-SM-GPC estimate assumes 29."""
+        memory: a cluster must fit inside one GPC, so on an H200 (132 SMs) it holds 30 four-CTA
+        clusters, where CUTLASS's 18-SM-GPC estimate assumes 29."""
         self._allow_smem(smem)
-        attr = cu.CUlaunchAttribute()
-        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
-        config = _config((cluster[0], cluster[1], 1), threads, smem, [attr])
+        config = _config((cluster[0], cluster[1], 1), threads, smem, [_cluster_attribute(cluster)])
         return int(check(cu.cuOccupancyMaxActiveClusters(self.entry, config)))
 
     def launch_packed(self, prepared: PreparedLaunch, packed: bytes, stream: int,
@@ -340,10 +337,7 @@ class LoadedKernel:
         attrs = []
         cluster = self._cluster(prepared)
         if cluster is not None:
-            attr = cu.CUlaunchAttribute()
-            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
-            attrs.append(attr)
+            attrs.append(_cluster_attribute(cluster))
         if self.dependent_launch:
             attrs.append(_dependent_launch_attribute())
         return _config(prepared.grid, prepared.threads, prepared.smem, attrs)
@@ -358,6 +352,13 @@ def _config(grid: tuple[int, int, int], threads: int, smem: int, attrs: list[Any
     cfg.attrs = attrs
     cfg.numAttrs = len(attrs)
     return cfg
+
+
+def _cluster_attribute(cluster: tuple[int, int]) -> Any:
+    attr = cu.CUlaunchAttribute()
+    attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (*cluster, 1)
+    return attr
 
 
 def _dependent_launch_attribute() -> Any:
