@@ -17,6 +17,7 @@ from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import (
     PruneReport,
     Rule,
+    cluster_split_in_one_wave,
     parallel_split_divides_k,
     prune,
     skinny_needs_clusters,
@@ -29,7 +30,8 @@ from worker.kernels.prune_conv import prune_conv
 from worker.kernels.space import SKINNY_SPLITS, full_conv_space, full_space
 
 # What decides whether a slice count is worth a launch: CUTLASS's split kernels, the weight-streaming one.
-CUTLASS_SPLIT_RULES: tuple[Rule, ...] = (split_k_worthwhile, parallel_split_divides_k, streamk_runs_as_asked)
+CUTLASS_SPLIT_RULES: tuple[Rule, ...] = (split_k_worthwhile, parallel_split_divides_k, cluster_split_in_one_wave,
+                                         streamk_runs_as_asked)
 SKINNY_SPLIT_RULES: tuple[Rule, ...] = (skinny_needs_clusters, skinny_tile_fits, skinny_split_useful)
 
 
@@ -78,6 +80,9 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             add_splits(cfg, SKINNY_SPLITS, SKINNY_SPLIT_RULES)
             continue
         if cfg.family is not Family.sm90_tma:
+            continue
+        if cfg.split_k_mode == "cluster":  # one tile per cluster: no raster; its slice count is a launch argument
+            add_splits(cfg, (2, 4, 8))
             continue
         out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
         out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))

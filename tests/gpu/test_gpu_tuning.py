@@ -268,3 +268,50 @@ def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters
         ctas = prepared.grid[0] * prepared.grid[1] * prepared.grid[2]
         assert prepared.cluster == cfg.cluster and ctas % size == 0
         assert ctas == min(resident * size, tiles), (m, n, k, prepared.grid, resident)
+
+
+# Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the
+# partials summed through distributed shared memory by the first CTA. Checked at every slice count
+# a launch may ask (1, 2, 4, 8), on decode shapes with swapped operands, on a one-wave square GEMM
+# with two consumer warpgroups, and where K's tiles do not divide (1032 = 9 tiles of 128, so 4
+# slices run as 3; 17 tiles of 64 run unsplit): the builder must shrink the cluster, never drop K.
+def _cluster_split(tile: tuple[int, int, int], schedule: Schedule, epilogue: Epilogue = Epilogue.none,
+                   swap_ab: bool = True) -> KernelConfig:
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, schedule=schedule,
+                        epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none,
+                        split_k_mode="cluster", split_k=2, swap_ab=swap_ab)
+
+
+CLUSTER_SPLIT = {
+    "pingpong_64x32_swapped": (_cluster_split((64, 32, 128), Schedule.pingpong),
+                               [(16, 4096, 4096), (5, 1000, 1032), (100, 776, 1032)]),
+    "pingpong_64x16_swapped_bias_gelu": (_cluster_split((64, 16, 128), Schedule.pingpong, Epilogue.bias_gelu),
+                                         [(16, 4096, 4096), (9, 1000, 1032)]),
+    "cooperative_128x64_swapped_bias": (_cluster_split((128, 64, 128), Schedule.cooperative, Epilogue.bias),
+                                        [(128, 4096, 11008), (100, 776, 1032)]),
+    "cooperative_128x128_plain": (_cluster_split((128, 128, 64), Schedule.cooperative, swap_ab=False),
+                                  [(1024, 1024, 1024), (1000, 776, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CLUSTER_SPLIT))
+def test_cluster_split_kernels_verify_at_every_slice_count(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    base, shapes = CLUSTER_SPLIT[kind]
+    entry = _compiled_entry(base, tmp_path)
+    for slices in (1, 2, 4, 8):
+        cfg = replace(base, split_k=slices)
+        config = plan_entry(cfg, entry["cubin_path"])  # the same cubin: the slice count is a launch argument
+        for m, n, k in shapes:
+            prob = _problem(cfg.epilogue.value, m, n, k)
+            c = _candidate(config, prob)
+            ok, reason, err = gpu_bench.verify(c, prob)
+            assert ok, (slices, m, n, k, reason)
+            assert err < 2e-3
+            prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), config["config"]))
+            rows, cols = (n, m) if cfg.swap_ab else (m, n)  # the kernel's frame
+            k_tiles = -(-k // cfg.tile[2])
+            want = max(s for s in range(1, slices + 1) if k_tiles % s == 0)
+            assert prepared.cluster == (want, 1), (slices, m, n, k)
+            assert prepared.grid == (want, -(-rows // cfg.tile[0]), -(-cols // cfg.tile[1])), (slices, m, n, k)

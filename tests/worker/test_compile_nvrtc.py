@@ -114,3 +114,17 @@ def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tm
             assert o.arch == arch and o.seconds < 30
             cubin = _elf_symbols(o.cubin or b"")
             assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+
+
+def test_compile_cluster_split_k_decode_kernel(tmp_path: Path) -> None:
+    """Kiln's cluster split-K kernel (templates/cluster_splitk_kernel.cuh.j2) around CUTLASS's
+    mainloop and no-smem epilogue, with two consumer warpgroups and a bias + GELU."""
+    from dataclasses import replace
+
+    cluster = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(128, 64, 128), schedule=Schedule.cooperative,
+                      epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none, swap_ab=True,
+                      split_k_mode="cluster", split_k=2)
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([cluster], target_arch="sm_90a")
+    assert o.ok, (o.error, o.log[-2000:])
+    cubin = _elf_symbols(o.cubin or b"")
+    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin

@@ -63,6 +63,13 @@ CASES = [
      replace(C90, tile_scheduler=TileScheduler.streamk, split_k=16), DECODE, H),
     (P.parallel_split_divides_k, replace(C90, split_k_mode="parallel", split_k=4),
      replace(C90, split_k_mode="parallel", split_k=3), DECODE, H),  # 4096 = 4 x 1024; 3 does not divide it
+    # decode.m16 as the kernel runs it (swapped: 64 tiles of W): two slices fit in one wave, four do not
+    (P.cluster_split_in_one_wave, replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, swap_ab=True,
+                                          epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none,
+                                          split_k_mode="cluster", split_k=2),
+     replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, swap_ab=True,
+             epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none,
+             split_k_mode="cluster", split_k=4), GemmProblem.from_spec(GemmSpec(m=4096, n=16, k=4096)), H),
     (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
      GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
     (P.streamk_runs_as_asked, replace(SK64, decomposition=Decomposition.streamk), SK64, RES5, H),  # heuristic: DP
@@ -365,3 +372,37 @@ def test_the_default_search_offers_no_four_cta_cluster_and_the_rule_bounds_any_o
     small = [replace(c, cluster=(2, 2)) for c in full_space(SMALL, "sm_90a") if c.cluster == (1, 2)]
     assert not P.prune(small, SMALL, H).kept
     assert H.resident_ctas(4) == 120 and H.resident_ctas(2) == 132
+
+
+def test_cluster_split_k_runs_one_resident_wave_of_even_slices_and_skips_the_memory_round_trip() -> None:
+    """Cluster split-K (the K slices of a tile are one cluster's CTAs, summed through distributed
+    shared memory): kept where every cluster is resident at once and K's tiles divide evenly;
+    ranked without parallel split-K's partials traffic and second launch; its slice count is a
+    launch argument, with no raster variants (one tile per cluster, no scheduler)."""
+    from worker.kernels.render import UnsupportedConfig, render
+    from worker.selection import expand_runtime_variants
+
+    cluster = replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                      tile_scheduler=TileScheduler.none, swap_ab=True, split_k_mode="cluster", split_k=2)
+    parallel = replace(cluster, tile_scheduler=TileScheduler.persistent, split_k_mode="parallel")
+    run = DECODE.as_run_by(cluster)  # 4096 x 16 x 4096: 64 tiles of W
+    assert cluster.name.endswith("_none_a888_swab_skc_none_k2") and cluster.compiled == replace(cluster, split_k=1)
+    assert P.cluster_split_in_one_wave(cluster, run, H) is None
+    # four-CTA clusters: the H200 holds 120 of their CTAs, and 64 tiles x 4 need 256
+    assert "more than one round" in (P.cluster_split_in_one_wave(replace(cluster, split_k=4), run, H) or "")
+    assert "equal slices" in (P.cluster_split_in_one_wave(cluster, GemmProblem.from_spec(
+        GemmSpec(m=4096, n=16, k=1032)), H) or "")  # 9 K tiles of 128
+    assert "cluster" in (P.cluster_split_in_one_wave(replace(cluster, split_k=16), run, H) or "")
+    assert P.estimated_cost(cluster, run, H) < P.estimated_cost(parallel, run, H)
+    variants = expand_runtime_variants([cluster], DECODE, H)
+    assert [c.split_k for c in variants] == [2] and all(c.raster.value == "heuristic" for c in variants)
+    assert any(c.split_k_mode == "cluster" and c.swap_ab for c in full_space(DECODE, "sm_90a"))
+    src = render(cluster)
+    assert "kiln::ClusterSplitKGemm<" in src and "GemmKernel::set_slices(p, splits)" in src
+    assert "meta[kiln::kMetaCluster + 0] = p.slices;" in src and "GemmUniversal<" not in src
+    for bad in (replace(cluster, epilogue_schedule=EpilogueSchedule.tma), replace(cluster, cluster=(1, 2)),
+                replace(cluster, tile_scheduler=TileScheduler.persistent)):
+        with pytest.raises(UnsupportedConfig):
+            render(bad)
+    with pytest.raises(UnsupportedConfig):  # the other modes still need a tile scheduler
+        render(replace(cluster, split_k_mode="none", split_k=1))

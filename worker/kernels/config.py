@@ -86,7 +86,9 @@ class KernelConfig:
     instruction: Triple = (16, 8, 16)
     stages: int = 0  # 0: let CUTLASS carve out the most stages that fit (sm90)
     swizzle: int = 1  # 2.x threadblock swizzle (compiled in)
-    split_k_mode: str = "none"  # none | serial (2.x: slices meet in a semaphore) | parallel (sm90: partials + a reduction kernel)
+    # none | serial (2.x: slices meet in a semaphore) | parallel (sm90: partials + a reduction kernel)
+    # | cluster (sm90: the slices are one cluster's CTAs, summed through distributed shared memory)
+    split_k_mode: str = "none"
     # sm90_tma
     cluster: Pair = (1, 1)
     schedule: Schedule = Schedule.none
@@ -152,7 +154,7 @@ class KernelConfig:
                     f"z{self.swizzle}_{align}_{self.epilogue.value}")
         cl = "x".join(map(str, self.cluster))
         swap = "_swab" if self.swap_ab else ""
-        par = "_skp" if self.split_k_mode == "parallel" else ""
+        par = {"parallel": "_skp", "cluster": "_skc"}.get(self.split_k_mode, "")
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""

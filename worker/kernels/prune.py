@@ -178,6 +178,30 @@ def parallel_split_divides_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
     return None
 
 
+def cluster_split_in_one_wave(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Cluster split-K runs one tile per cluster, its slices side by side: every cluster must be
+    resident at once (a second round would pay the whole mainloop again for a few tiles), the slice
+    count must be a cluster the hardware launches, and K's tiles must divide evenly among the
+    slices (the kernel otherwise runs fewer slices: the same launch as a smaller count)."""
+    if cfg.split_k_mode != "cluster" or cfg.split_k == 1:
+        return None
+    if cfg.split_k > max(1, hw.max_cluster):
+        return f"{cfg.split_k} slices > a {hw.max_cluster}-CTA cluster"
+    ctas = _tiles(cfg, p) * cfg.split_k
+    if ctas > hw.resident_ctas(cfg.split_k):
+        return f"{ctas} CTAs in {cfg.split_k}-CTA clusters: more than one round"
+    if math.ceil(p.k / cfg.tile[2]) % cfg.split_k:
+        return f"{math.ceil(p.k / cfg.tile[2])} K tiles do not split into {cfg.split_k} equal slices"
+    return None
+
+
+def launch_cluster_size(cfg: KernelConfig) -> int:
+    """CTAs per cluster at launch: the multicast cluster, or cluster split-K's slices."""
+    if cfg.split_k_mode == "cluster":
+        return cfg.split_k
+    return cfg.cluster[0] * cfg.cluster[1]
+
+
 def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """Stream-K pays when the last wave is mostly empty; otherwise the persistent scheduler wins."""
     if cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk:
@@ -365,7 +389,7 @@ def skinny_split_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str 
 RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
-    parallel_split_divides_k, streamk_for_tails, streamk_runs_as_asked,
+    parallel_split_divides_k, cluster_split_in_one_wave, streamk_for_tails, streamk_runs_as_asked,
     pingpong_without_streamk, cluster_useful, cluster_fits_hardware, four_cta_cluster_without_an_extra_round,
     wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
@@ -447,7 +471,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     intensity = (tm * tn) / (tm + tn)
     speed = family_speed(cfg) * min(intensity, 64) / 64
     unit_seconds = 2 * tm * tn * (p.k / cfg.split_k) / (PEAK_FLOPS_PER_SM * speed)
-    resident = hw.resident_ctas(cfg.cluster[0] * cfg.cluster[1])
+    resident = hw.resident_ctas(launch_cluster_size(cfg))
     if shared:
         waves = max(tiles / resident, 1 / resident) * 1.06 + 0.04  # fix-up of partial tiles
         busy = resident  # stream-K keeps every SM streaming, however few the tiles
@@ -456,14 +480,17 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         busy = min(units, resident)
     compute = waves * unit_seconds
     traffic = ELEMENT_BYTES * (p.m * p.k + p.n * p.k + p.m * p.n) * p.batch
-    if cfg.split_k > 1:
+    in_cluster = cfg.split_k_mode == "cluster"  # partials summed through DSMEM: no memory round trip
+    if cfg.split_k > 1 and not in_cluster:
         traffic += 4 * p.m * p.n * cfg.split_k * 2  # fp32 partials written and read back
     memory = traffic / (DRAM_BYTES_PER_S * min(1.0, busy / (0.8 * hw.sm_count)))
     cost = max(compute, memory) + 0.1 * min(compute, memory) + fixup
-    if cfg.split_k > 1:
+    if cfg.split_k > 1 and not in_cluster:
         cost *= 1.05  # the reduction's extra launch or semaphore wait
     if cfg.split_k_mode == "parallel":
         cost += PARALLEL_REDUCE_SECONDS
+    if in_cluster and cfg.split_k > 1:
+        cost += CLUSTER_REDUCE_SECONDS
     if cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop):
         full = tiles >= 1.5 * hw.sm_count
         # Measured on the H200 (bench/results/gemm_pairs_h200x2_20261129.json: each tile under
@@ -641,8 +668,8 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
 def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """The best `limit` distinct cubins, spread across tile shapes first.
 
-    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler, parallel
-    split-K or not); groups are visited in order
+    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler, split-K
+    mode); groups are visited in order
     of their best estimated cost, taking one member per group per round. The cost model is too
     coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
     Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
@@ -651,7 +678,7 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     for cfg in ranked:
         # conv kernels also spread over the K tile: it sets how many channels each step loads
         tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
-        key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode == "parallel",
+        key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode,
                cfg.conv_iterator, cfg.operand_prep)
         groups.setdefault(key, []).append(cfg)
     order = list(groups.values())

@@ -181,16 +181,31 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             schedule=cfg.schedule.value, schedule_type=SCHEDULE[cfg.schedule],
             epilogue_schedule=cfg.epilogue_schedule.value,
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
-            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER[cfg.tile_scheduler],
+            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER.get(cfg.tile_scheduler, ""),
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
+            cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
         )
+        if cfg.split_k_mode == "cluster":
+            check_cluster_split(cfg)
+        elif cfg.tile_scheduler not in TILE_SCHEDULER:
+            raise UnsupportedConfig("sm90 GEMMs run the persistent or stream-K tile scheduler")
         if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
                                                or cfg.tile_scheduler is not TileScheduler.persistent):
             raise UnsupportedConfig("parallel split-K is generated with the no-smem epilogue and the persistent scheduler")
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
+
+
+def check_cluster_split(cfg: KernelConfig) -> None:
+    """Cluster split-K (templates/cluster_splitk_kernel.cuh.j2) is built on CUTLASS's no-smem epilogue,
+    one tile per cluster (no tile scheduler) and a 1x1 multicast cluster: the launch cluster holds
+    the tile's K slices, not neighbouring tiles."""
+    if (cfg.epilogue_schedule is not EpilogueSchedule.nosmem or cfg.tile_scheduler is not TileScheduler.none
+            or cfg.cluster != (1, 1) or cfg.schedule not in SCHEDULE):
+        raise UnsupportedConfig("cluster split-K is generated with the no-smem epilogue, no tile scheduler, a 1x1 "
+                                "multicast cluster and the cooperative or ping-pong mainloop")
 
 
 def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
