@@ -35,7 +35,7 @@ from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import Rule, four_cta_cluster_without_an_extra_round, prune
 from worker.kernels.render import warp_stores_supported
-from worker.kernels.space import skinny_space
+from worker.kernels.space import SWAP_AB_MAX_M, full_space, skinny_space
 
 SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
     "bert-base.attn_out": (4096, 768, 768, "none"),
@@ -236,6 +236,34 @@ def cluster_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[Gemm
     return pairs
 
 
+# Cluster split-K (templates/cluster_splitk_kernel.cuh.j2) on the shapes whose tiles leave SMs idle:
+# each stored winner beside every cluster-split config the rules keep for the problem (decode shapes:
+# swapped operands and the no-smem epilogue only, as their winners), at each slice count the
+# selection would launch.
+CLUSTER_SPLIT_SHAPES = ("decode.m16", "decode.m128", "square.1024")  # decode.m64: 86+ tiles, none fits
+
+
+def cluster_split_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[GemmSpec, list[KernelConfig]]]:
+    """Each wave-limited problem's winning config and its cluster-split rivals."""
+    from worker.selection import expand_runtime_variants
+
+    hw = hardware_for("sm_90a", 132)
+    pairs: dict[str, tuple[GemmSpec, list[KernelConfig]]] = {}
+    shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
+    for row in shapes:
+        if row["name"] not in CLUSTER_SPLIT_SHAPES:
+            continue
+        winner = KernelConfig.from_dict(row["winner"])
+        spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
+        problem = GemmProblem.from_spec(spec)
+        decode = problem.m <= SWAP_AB_MAX_M  # as their winners: swapped, no-smem epilogue (narrow tiles)
+        rivals = [c for c in full_space(problem, "sm_90a") if c.split_k_mode == "cluster"
+                  and (not decode or (c.swap_ab and c.epilogue_schedule is EpilogueSchedule.nosmem))]
+        kept = prune(rivals, problem, hw).kept
+        pairs[row["name"]] = (spec, [winner, *expand_runtime_variants(kept, problem, hw)])
+    return pairs
+
+
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
           "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
 
@@ -295,6 +323,8 @@ def main() -> None:
                    "per-warp TMA stores (see WARP_STORES_FROM)")
     p.add_argument("--clusters", action="store_true", help="stored winners under their own cluster and under "
                    "each four-CTA cluster (see BIG_CLUSTERS)")
+    p.add_argument("--cluster-split", action="store_true", help="wave-limited shapes' stored winners against every "
+                   "cluster split-K config the rules keep (see CLUSTER_SPLIT_SHAPES)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
@@ -343,6 +373,8 @@ def main() -> None:
             twins_in_turn(step, warp_store_pairs(), args.only, rows, tiles)
         if args.clusters:
             twins_in_turn(step, cluster_pairs(), args.only, rows, tiles)
+        if args.cluster_split:
+            twins_in_turn(step, cluster_split_pairs(), args.only, rows, tiles)
         for name, (m, n, k, epilogue, tile, sched, cluster, stages) in (STORES.items() if args.stores else {}.items()):
             if args.only and name not in args.only:
                 continue
@@ -365,7 +397,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

@@ -2,7 +2,8 @@
 own config constants; `--runtime-only`: the launch runtime's tests and the overhead bench),
 into $KILN_DATA_DIR's compile cache, so a device run spends its minutes on
 the GPU (`tar` the cache into .devcarry/cache.tgz afterwards); `--cluster-pairs` adds what
-`kiln bench pairs --clusters` times."""
+`kiln bench pairs --clusters` times, `--cluster-split-pairs` what `--cluster-split` times
+(`--only-cluster-split`: those and the cluster split-K GPU tests' kernels, nothing else)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from service.specs.epilogues import Epilogue  # noqa: E402
 from tests.gpu.test_conv_gpu import CASES, FOLDED_STEM, SM90_CONV, kept_configs, persistent_configs  # noqa: E402
 from tests.gpu.test_gpu_tuning import (  # noqa: E402
     BIG_CLUSTER_KERNELS,
+    CLUSTER_SPLIT,
     PADDED,
     SM80_NONE,
     SM90_BIAS,
@@ -40,7 +42,8 @@ def runtime_test_configs() -> list[KernelConfig]:
 
 def gpu_test_configs() -> list[KernelConfig]:
     configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK,
-               *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values())]
+               *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values()),
+               *(cfg for cfg, _ in CLUSTER_SPLIT.values())]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:
@@ -55,6 +58,13 @@ if __name__ == "__main__":
     if "--cluster-pairs" in sys.argv[1:]:  # and what `kiln bench pairs --clusters` times
         from bench.gemm_pairs import cluster_pairs
         configs += [cfg for _, twins in cluster_pairs().values() for cfg in twins]
+    if "--cluster-split-pairs" in sys.argv[1:]:  # and what `kiln bench pairs --cluster-split` times
+        from bench.gemm_pairs import cluster_split_pairs
+        configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
+    if "--only-cluster-split" in sys.argv[1:]:  # just the cluster split-K kernels (and their pairs' winners)
+        from bench.gemm_pairs import cluster_split_pairs
+        configs = [cfg for cfg, _ in CLUSTER_SPLIT.values()]
+        configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
     configs = list(dict.fromkeys(cfg.compiled for cfg in configs))
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")
     for o in outs:

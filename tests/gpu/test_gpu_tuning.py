@@ -276,9 +276,9 @@ def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters
 # with two consumer warpgroups, and where K's tiles do not divide (1032 = 9 tiles of 128, so 4
 # slices run as 3; 17 tiles of 64 run unsplit): the builder must shrink the cluster, never drop K.
 def _cluster_split(tile: tuple[int, int, int], schedule: Schedule, epilogue: Epilogue = Epilogue.none,
-                   swap_ab: bool = True) -> KernelConfig:
+                   swap_ab: bool = True, epilogue_schedule: EpilogueSchedule = EpilogueSchedule.nosmem) -> KernelConfig:
     return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, schedule=schedule,
-                        epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none,
+                        epilogue_schedule=epilogue_schedule, tile_scheduler=TileScheduler.none,
                         split_k_mode="cluster", split_k=2, swap_ab=swap_ab)
 
 
@@ -291,6 +291,14 @@ CLUSTER_SPLIT = {
                                         [(128, 4096, 11008), (100, 776, 1032)]),
     "cooperative_128x128_plain": (_cluster_split((128, 128, 64), Schedule.cooperative, swap_ab=False),
                                   [(1024, 1024, 1024), (1000, 776, 1032)]),
+    # the TMA epilogue: the leader's producer warp loads the residual, the epilogue's shared memory
+    # reuses the drained mainloop buffers
+    "cooperative_128x128_tma_bias_gelu": (_cluster_split((128, 128, 64), Schedule.cooperative, Epilogue.bias_gelu,
+                                                         False, EpilogueSchedule.tma),
+                                          [(1024, 1024, 1024), (1000, 776, 1032)]),
+    "pingpong_64x128_tma_residual": (_cluster_split((64, 128, 128), Schedule.pingpong, Epilogue.bias_residual_add,
+                                                    False, EpilogueSchedule.tma),
+                                     [(1024, 1024, 1024), (1000, 776, 1032)]),
 }
 
 

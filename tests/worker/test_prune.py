@@ -400,8 +400,9 @@ def test_cluster_split_k_runs_one_resident_wave_of_even_slices_and_skips_the_mem
     src = render(cluster)
     assert "kiln::ClusterSplitKGemm<" in src and "GemmKernel::set_slices(p, splits)" in src
     assert "meta[kiln::kMetaCluster + 0] = p.slices;" in src and "GemmUniversal<" not in src
-    for bad in (replace(cluster, epilogue_schedule=EpilogueSchedule.tma), replace(cluster, cluster=(1, 2)),
-                replace(cluster, tile_scheduler=TileScheduler.persistent)):
+    assert "kiln::ClusterSplitKGemm<" in render(replace(cluster, epilogue_schedule=EpilogueSchedule.tma))
+    for bad in (replace(cluster, cluster=(1, 2)), replace(cluster, tile_scheduler=TileScheduler.persistent),
+                replace(cluster, swap_ab=False, epilogue_schedule=EpilogueSchedule.tma, warp_stores=True)):
         with pytest.raises(UnsupportedConfig):
             render(bad)
     with pytest.raises(UnsupportedConfig):  # the other modes still need a tile scheduler

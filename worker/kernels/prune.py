@@ -180,7 +180,8 @@ def parallel_split_divides_k(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
 
 def cluster_split_in_one_wave(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """Cluster split-K runs one tile per cluster, its slices side by side: every cluster must be
-    resident at once (a second round would pay the whole mainloop again for a few tiles), the slice
+    resident at once (a second round would pay the whole mainloop again for a few tiles) and
+    together they must fill at least half the SMs (fills_the_gpu's bar), the slice
     count must be a cluster the hardware launches, and K's tiles must divide evenly among the
     slices (the kernel otherwise runs fewer slices: the same launch as a smaller count)."""
     if cfg.split_k_mode != "cluster" or cfg.split_k == 1:
@@ -190,6 +191,8 @@ def cluster_split_in_one_wave(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -
     ctas = _tiles(cfg, p) * cfg.split_k
     if ctas > hw.resident_ctas(cfg.split_k):
         return f"{ctas} CTAs in {cfg.split_k}-CTA clusters: more than one round"
+    if ctas < hw.sm_count // 2:
+        return f"{ctas} CTAs for {hw.sm_count} SMs"
     if math.ceil(p.k / cfg.tile[2]) % cfg.split_k:
         return f"{math.ceil(p.k / cfg.tile[2])} K tiles do not split into {cfg.split_k} equal slices"
     return None

@@ -199,13 +199,13 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
 
 
 def check_cluster_split(cfg: KernelConfig) -> None:
-    """Cluster split-K (templates/cluster_splitk_kernel.cuh.j2) is built on CUTLASS's no-smem epilogue,
-    one tile per cluster (no tile scheduler) and a 1x1 multicast cluster: the launch cluster holds
-    the tile's K slices, not neighbouring tiles."""
-    if (cfg.epilogue_schedule is not EpilogueSchedule.nosmem or cfg.tile_scheduler is not TileScheduler.none
-            or cfg.cluster != (1, 1) or cfg.schedule not in SCHEDULE):
-        raise UnsupportedConfig("cluster split-K is generated with the no-smem epilogue, no tile scheduler, a 1x1 "
-                                "multicast cluster and the cooperative or ping-pong mainloop")
+    """Cluster split-K (templates/cluster_splitk_kernel.cuh.j2) is built on CUTLASS's no-smem or TMA
+    epilogue (CUTLASS's own, not the per-warp-store one), one tile per cluster (no tile scheduler)
+    and a 1x1 multicast cluster: the launch cluster holds the tile's K slices, not neighbouring tiles."""
+    if (cfg.epilogue_schedule not in (EpilogueSchedule.nosmem, EpilogueSchedule.tma) or cfg.warp_stores
+            or cfg.tile_scheduler is not TileScheduler.none or cfg.cluster != (1, 1) or cfg.schedule not in SCHEDULE):
+        raise UnsupportedConfig("cluster split-K is generated with CUTLASS's no-smem or TMA epilogue, no tile "
+                                "scheduler, a 1x1 multicast cluster and the cooperative or ping-pong mainloop")
 
 
 def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:

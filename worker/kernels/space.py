@@ -100,7 +100,7 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
     """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster,
     parallel split-K (partials + a reduction kernel) on the persistent no-smem kernels, and cluster
     split-K (the slices are one cluster's CTAs, summed through distributed shared memory) on the
-    no-smem kernels without multicast; the slice count of either is a launch argument."""
+    kernels without multicast; the slice count of either is a launch argument."""
     align = p.max_alignment()
     for tile in tiles:
         for cluster in clusters:
@@ -122,13 +122,13 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                                 split_k_mode=mode, decomposition=decomposition, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
                             yield from with_epilogue_twins(cfg)
-                if epi is EpilogueSchedule.nosmem and cluster == (1, 1):
-                    yield KernelConfig(
-                        family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                        epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
-                        epilogue_schedule=epi, tile_scheduler=TileScheduler.none, split_k=2,
-                        split_k_mode="cluster", pad_kn=pad_kn, swap_ab=swap_ab,
-                    )
+                    if cluster == (1, 1):
+                        yield KernelConfig(
+                            family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                            epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
+                            epilogue_schedule=epi, tile_scheduler=TileScheduler.none, split_k=2,
+                            split_k_mode="cluster", pad_kn=pad_kn, swap_ab=swap_ab,
+                        )
 
 
 def with_epilogue_twins(cfg: KernelConfig) -> Iterator[KernelConfig]:
