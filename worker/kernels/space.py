@@ -74,7 +74,7 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
         return
     tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128))
              if tn <= 2 * p.m and (tk == 64 or tm * tn <= 128 * 128)]
-    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True)
+    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True, cluster_split=True)
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
@@ -96,11 +96,15 @@ def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
 
 
 def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
-                   pad_kn: int = 0, swap_ab: bool = False) -> Iterator[KernelConfig]:
+                   pad_kn: int = 0, swap_ab: bool = False, cluster_split: bool = False) -> Iterator[KernelConfig]:
     """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster,
-    parallel split-K (partials + a reduction kernel) on the persistent no-smem kernels, and cluster
-    split-K (the slices are one cluster's CTAs, summed through distributed shared memory) on the
-    kernels without multicast; the slice count of either is a launch argument."""
+    parallel split-K (partials + a reduction kernel) on the persistent no-smem kernels, and (with
+    `cluster_split`: the swapped decode kernels) cluster split-K (the slices are one cluster's
+    CTAs, summed through distributed shared memory) on the kernels without multicast; the slice
+    count of either is a launch argument. Cluster split-K stays out of the plain kernels' space:
+    on square.1024, the one-wave shape it was meant for too, every config lost to the persistent
+    64x128 winner by 29-109% (12.6-20.5 µs against 9.8; gemm_pairs_h200_20261203_session17_a_cluster_split.json),
+    while decode.m128's swapped 64x128 kernel won (32.2 µs against parallel split-K's 33.3)."""
     align = p.max_alignment()
     for tile in tiles:
         for cluster in clusters:
@@ -122,7 +126,7 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                                 split_k_mode=mode, decomposition=decomposition, pad_kn=pad_kn, swap_ab=swap_ab,
                             )
                             yield from with_epilogue_twins(cfg)
-                    if cluster == (1, 1):
+                    if cluster_split and cluster == (1, 1):
                         yield KernelConfig(
                             family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                             epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
