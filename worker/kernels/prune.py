@@ -506,8 +506,10 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         # no-smem 37.4-38.3, same split); skinnier problems (M or N < 128, where no-smem kernels
         # won on narrow tiles) keep the earlier rule.
         wide = cfg.tile[1] >= 64 and min(p.m, p.n) >= 128
-        if cfg.epilogue_schedule is EpilogueSchedule.tma:
+        if cfg.epilogue_schedule is EpilogueSchedule.tma and not in_cluster:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
+        if in_cluster:
+            cost *= cluster_split_reread(cfg, p)
         if cfg.epilogue_tile_n:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
@@ -518,6 +520,20 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
     return cost
+
+
+# Cluster split-K, measured on the H200 (gemm_pairs_h200_20261203_session17_a_cluster_split.json):
+# on decode.m128 the swapped 128x64 tiles (two token tiles per 128 rows of W) ran 39.1-39.6 µs and
+# the 64x128 ones (one) 32.2-33.6, where the model, counting W once, had them equal. One tile, one
+# CTA, no persistent raster: the CTAs that share rows of W start side by side only by chance, so
+# each token tile past the first is charged a fifth of its cost again. (The TMA epilogue's bonus
+# above is a persistent kernel's: its stores overlap the next tile's mainloop, which a cluster
+# split-K CTA, one tile and done, does not have.)
+CLUSTER_SPLIT_REREAD = 0.2
+
+
+def cluster_split_reread(cfg: KernelConfig, p: GemmProblem) -> float:
+    return 1.0 + CLUSTER_SPLIT_REREAD * (math.ceil(p.n / cfg.tile[1]) - 1)
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
