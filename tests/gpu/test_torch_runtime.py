@@ -26,7 +26,10 @@ SWAPPED = {(e, es): replace(CFG, epilogue=Epilogue(e), tile=(64, 16, 128), epilo
 PARALLEL = {"swapped": replace(CFG, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem, swap_ab=True,
                                split_k_mode="parallel", split_k=2),
             "plain": replace(CFG, epilogue=Epilogue.bias, tile=(128, 64, 128), schedule=Schedule.cooperative,
-                             epilogue_schedule=EpilogueSchedule.nosmem, split_k_mode="parallel", split_k=2)}
+                             epilogue_schedule=EpilogueSchedule.nosmem, split_k_mode="parallel", split_k=2),
+            # cluster split-K (one launch, the slices a cluster's CTAs): decode.m128's winner, bias + GELU
+            "cluster_swapped": replace(CFG, tile=(64, 128, 64), epilogue_schedule=EpilogueSchedule.nosmem, swap_ab=True,
+                                       tile_scheduler=TileScheduler.none, split_k_mode="cluster", split_k=2)}
 
 
 @pytest.fixture(scope="module")
@@ -257,9 +260,10 @@ def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogu
 
 @pytest.mark.parametrize("which", list(PARALLEL))
 def test_parallel_split_k_kernels_match_torch_for_every_slice_count(tmp_path_factory, which) -> None:  # type: ignore[no-untyped-def]
-    """Two launches per call (the sliced GEMM into fp32 partials, the reduction with the
-    epilogue), for slice counts that divide K and one K that does not (runs as one slice); both
-    kernels inside CUDA graph capture."""
+    """Parallel split-K: two launches per call (the sliced GEMM into fp32 partials, the reduction
+    with the epilogue); cluster split-K: one clustered launch. For slice counts that divide K and
+    ones that do not (parallel: runs as one slice; cluster: as fewer slices); inside CUDA graph
+    capture too."""
     import torch
 
     from worker.runtime.torch_gemm import KilnGemm
