@@ -393,6 +393,9 @@ def test_cluster_split_k_runs_one_resident_wave_of_even_slices_and_skips_the_mem
     assert "equal slices" in (P.cluster_split_in_one_wave(cluster, GemmProblem.from_spec(
         GemmSpec(m=4096, n=16, k=1032)), H) or "")  # 9 K tiles of 128
     assert "cluster" in (P.cluster_split_in_one_wave(replace(cluster, split_k=16), run, H) or "")
+    m128 = GemmProblem.from_spec(GemmSpec(m=4096, n=128, k=11008))  # decode.m128 as the swapped kernel runs it
+    assert P.cluster_split_in_one_wave(replace(cluster, tile=(64, 128, 64)), m128, H) is None
+    assert "tiles along N" in (P.cluster_split_in_one_wave(replace(cluster, tile=(128, 64, 64)), m128, H) or "")
     assert P.estimated_cost(cluster, run, H) < P.estimated_cost(parallel, run, H)
     variants = expand_runtime_variants([cluster], DECODE, H)
     assert [c.split_k for c in variants] == [2] and all(c.raster.value == "heuristic" for c in variants)

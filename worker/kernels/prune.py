@@ -183,7 +183,11 @@ def cluster_split_in_one_wave(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -
     resident at once (a second round would pay the whole mainloop again for a few tiles) and
     together they must fill at least half the SMs (fills_the_gpu's bar), the slice
     count must be a cluster the hardware launches, and K's tiles must divide evenly among the
-    slices (the kernel otherwise runs fewer slices: the same launch as a smaller count)."""
+    slices (the kernel otherwise runs fewer slices: the same launch as a smaller count). And one
+    tile must span N, which for the swapped decode kernels it is offered to is the tokens: on
+    decode.m128 the 128x64 tiles (two token tiles per 128 rows of W, each cluster streaming its
+    rows of W itself, with no persistent raster to pair them in L2) ran 39.1-39.6 µs and the 64x128
+    ones 32.2-33.6 (gemm_pairs_h200_20261203_session17_a_cluster_split.json)."""
     if cfg.split_k_mode != "cluster" or cfg.split_k == 1:
         return None
     if cfg.split_k > max(1, hw.max_cluster):
@@ -195,6 +199,8 @@ def cluster_split_in_one_wave(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -
         return f"{ctas} CTAs for {hw.sm_count} SMs"
     if math.ceil(p.k / cfg.tile[2]) % cfg.split_k:
         return f"{math.ceil(p.k / cfg.tile[2])} K tiles do not split into {cfg.split_k} equal slices"
+    if math.ceil(p.n / cfg.tile[1]) > 1:
+        return f"{math.ceil(p.n / cfg.tile[1])} tiles along N would each stream the same rows of A"
     return None
 
 
@@ -508,8 +514,6 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         wide = cfg.tile[1] >= 64 and min(p.m, p.n) >= 128
         if cfg.epilogue_schedule is EpilogueSchedule.tma and not in_cluster:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
-        if in_cluster:
-            cost *= cluster_split_reread(cfg, p)
         if cfg.epilogue_tile_n:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
@@ -522,18 +526,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     return cost
 
 
-# Cluster split-K, measured on the H200 (gemm_pairs_h200_20261203_session17_a_cluster_split.json):
-# on decode.m128 the swapped 128x64 tiles (two token tiles per 128 rows of W) ran 39.1-39.6 µs and
-# the 64x128 ones (one) 32.2-33.6, where the model, counting W once, had them equal. One tile, one
-# CTA, no persistent raster: the CTAs that share rows of W start side by side only by chance, so
-# each token tile past the first is charged a fifth of its cost again. (The TMA epilogue's bonus
-# above is a persistent kernel's: its stores overlap the next tile's mainloop, which a cluster
-# split-K CTA, one tile and done, does not have.)
-CLUSTER_SPLIT_REREAD = 0.2
-
-
-def cluster_split_reread(cfg: KernelConfig, p: GemmProblem) -> float:
-    return 1.0 + CLUSTER_SPLIT_REREAD * (math.ceil(p.n / cfg.tile[1]) - 1)
+# The TMA epilogue's bonus above is a persistent kernel's: its stores overlap the next tile's
+# mainloop, which a cluster split-K CTA (one tile and done) does not have.
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
@@ -695,8 +689,10 @@ def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
     """
     groups: dict[tuple, list[KernelConfig]] = {}
     for cfg in ranked:
-        # conv kernels also spread over the K tile: it sets how many channels each step loads
-        tile = cfg.tile if cfg.family is Family.sm80_conv_fprop else cfg.tile[:2]
+        # conv kernels also spread over the K tile: it sets how many channels each step loads; so do
+        # cluster split-K kernels, whose slices each run half the K loop (decode.m128: 64x128 with a
+        # 64-deep K tile 32.2 µs, a 128-deep one 33.6, session 17 run A)
+        tile = cfg.tile if cfg.family is Family.sm80_conv_fprop or cfg.split_k_mode == "cluster" else cfg.tile[:2]
         key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode,
                cfg.conv_iterator, cfg.operand_prep)
         groups.setdefault(key, []).append(cfg)
