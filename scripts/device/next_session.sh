@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What is left to run on GPUs (rewritten in session 14).
+# What is left to run on GPUs (rewritten in session 14; session 17's items marked).
 #  A. Session 14 measured the decode floor (`kiln bench floor`: 12.0 us m16, 24.7-25.0 us m64/m128;
 #     cuBLAS can be beaten by at most 1.08x on m64) and found Kiln's weight-streaming kernel
 #     (sm90_skinny v6, W straight into mma registers, warps along K) at CUTLASS's fixed cost but half
@@ -29,6 +29,15 @@
 #     either schedule where 120 CTAs leave the round count equal (bert-base.qkv): the next step is a
 #     second timing pass that re-times the measured leader's 2x2 twin (one extra compile), not a
 #     ranked slot; check it on bert-base.qkv (0.95 -> ~0.97) and that no other suite shape gets one.
+#  2c. Done in session 17: cluster split-K (split_k_mode="cluster", templates/cluster_splitk_kernel.cuh.j2):
+#     K slices of one tile on one cluster's CTAs, partials summed through DSMEM by the leader. It verifies
+#     at slice counts 1-8 (GPU tests) and wins decode.m128 (64x128x64 split 2: 32.06-32.21 us against
+#     parallel split-K's 32.78-33.30 and cuBLAS's 32.3-33.0: 1.01-1.03x), not decode.m16 (14.7-15.2
+#     against the unsplit 14.3-14.6) nor square.1024 (12.6+ against 9.8: same work per CTA plus the
+#     reduction); searched on swapped decode kernels only. Next for it: split the leader's tail (each CTA
+#     finishes half the tile: a Kiln epilogue over the fragment's coordinates instead of CUTLASS's
+#     collective, ~0.3-0.5 us of decode.m128's 32); TMA-epilogue decode variants are untimed.
+#     The four-CTA twin pass (2b) was weighed and left: it wins on bert-base.qkv only (README).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
