@@ -512,6 +512,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         # no-smem 37.4-38.3, same split); skinnier problems (M or N < 128, where no-smem kernels
         # won on narrow tiles) keep the earlier rule.
         wide = cfg.tile[1] >= 64 and min(p.m, p.n) >= 128
+        # (a persistent kernel's bonus: its stores overlap the next tile's mainloop, which a cluster
+        # split-K CTA, one tile and done, does not have)
         if cfg.epilogue_schedule is EpilogueSchedule.tma and not in_cluster:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.epilogue_tile_n:
@@ -524,10 +526,6 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
     return cost
-
-
-# The TMA epilogue's bonus above is a persistent kernel's: its stores overlap the next tile's
-# mainloop, which a cluster split-K CTA (one tile and done) does not have.
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
