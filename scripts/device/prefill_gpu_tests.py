@@ -63,7 +63,7 @@ if __name__ == "__main__":
         configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
     if "--only-cluster-split" in sys.argv[1:]:  # just the cluster split-K kernels (and their pairs' winners)
         from bench.gemm_pairs import cluster_split_pairs
-        configs = [cfg for cfg, _ in CLUSTER_SPLIT.values()]
+        configs = [cfg for cfg, _ in CLUSTER_SPLIT.values()] + [PARALLEL["cluster_swapped"]]
         configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
     configs = list(dict.fromkeys(cfg.compiled for cfg in configs))
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")
