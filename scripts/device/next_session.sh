@@ -34,9 +34,11 @@
 #     at slice counts 1-8 (GPU tests) and wins decode.m128 (64x128x64 split 2: 32.06-32.21 us against
 #     parallel split-K's 32.78-33.30 and cuBLAS's 32.3-33.0: 1.01-1.03x), not decode.m16 (14.7-15.2
 #     against the unsplit 14.3-14.6) nor square.1024 (12.6+ against 9.8: same work per CTA plus the
-#     reduction); searched on swapped decode kernels only. Next for it: split the leader's tail (each CTA
-#     finishes half the tile: a Kiln epilogue over the fragment's coordinates instead of CUTLASS's
-#     collective, ~0.3-0.5 us of decode.m128's 32); TMA-epilogue decode variants are untimed.
+#     reduction); searched on swapped decode kernels only. A shared tail (each CTA sums and stores 1/S
+#     of the tile, run E) verified but ran 3.5% slower relative to parallel split-K: reverted. Next for
+#     it: multicast the activations over the W tiles that share them (decode.m128's kernels all land at
+#     32-34 us against a 25 us floor; the suspect is L2->SM traffic from re-reading the activations per
+#     64-row tile, untested); TMA-epilogue decode variants are untimed.
 #     The four-CTA twin pass (2b) was weighed and left: it wins on bert-base.qkv only (README).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
