@@ -36,9 +36,10 @@
 #     against the unsplit 14.3-14.6) nor square.1024 (12.6+ against 9.8: same work per CTA plus the
 #     reduction); searched on swapped decode kernels only. A shared tail (each CTA sums and stores 1/S
 #     of the tile, run E) verified but ran 3.5% slower relative to parallel split-K: reverted. Next for
-#     it: multicast the activations over the W tiles that share them (decode.m128's kernels all land at
-#     32-34 us against a 25 us floor; the suspect is L2->SM traffic from re-reading the activations per
-#     64-row tile, untested); TMA-epilogue decode variants are untimed.
+#     it: decode.m128's kernels all land at 32-34 us against a 25 us floor. Run F's 128x128 tiles split
+#     four ways (half the activation re-reads) ran 34.5-37.7 us, but doubled the partials too: a clean
+#     test is cluster split-K over 4 CTAs on 128x128 tiles, which the 120 resident CTAs of 4-CTA clusters
+#     forbid at 32 tiles, or a persistent cluster-split scheduler. TMA-epilogue decode variants are untimed.
 #     The four-CTA twin pass (2b) was weighed and left: it wins on bert-base.qkv only (README).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
