@@ -309,6 +309,23 @@ def time_twins(step: Any, name: str, spec: GemmSpec, configs: list[KernelConfig]
               f"library {lib or 0:7.2f} µs", flush=True)
 
 
+def twins_run(label: str, spec: GemmSpec, configs: list[KernelConfig], turns: int, out: Path | None) -> None:
+    """A device script's whole run (scripts/device/session16_g.py, session17_f.py): compile the
+    configs, time them `turns` times as one interleaved problem beside the library, save the rows."""
+    from worker.gpu_step import GpuTuningStep
+
+    step = GpuTuningStep(0)
+    rows: list[dict[str, Any]] = []
+    try:
+        step.compiler.compile_all([c.compiled for c in configs], target_arch="sm_90a")
+        for turn in range(1, turns + 1):
+            time_twins(step, f"{label}#{turn}", spec, configs, rows)
+    finally:
+        step.close()
+    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "rows": rows}
+    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, out))}))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", nargs="*", default=None)

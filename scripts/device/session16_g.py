@@ -3,35 +3,22 @@ interleaved problem beside cuBLAS: does cooperative lose to its own 1x2 twin whe
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.common import device_provenance, save_result  # noqa: E402
-from bench.gemm_pairs import time_twins  # noqa: E402
+from bench.gemm_pairs import twins_run  # noqa: E402
 from service.specs import GemmSpec  # noqa: E402
 from service.specs.epilogues import Epilogue  # noqa: E402
 from service.specs.gemm import DType, Layout  # noqa: E402
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler  # noqa: E402
 
 if __name__ == "__main__":
-    from worker.gpu_step import GpuTuningStep
-
     base = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 64),
                         cluster=(1, 2), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
                         tile_scheduler=TileScheduler.persistent)
     configs = [replace(base, schedule=s, cluster=c) for s in (Schedule.pingpong, Schedule.cooperative)
                for c in ((1, 2), (2, 2))]
-    step = GpuTuningStep(0)
-    rows: list[dict] = []
-    try:
-        step.compiler.compile_all(configs, target_arch="sm_90a")
-        for turn in (1, 2):
-            time_twins(step, f"bert-base.qkv#{turn}", GemmSpec(m=4096, n=2304, k=768), configs, rows)
-    finally:
-        step.close()
-    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "rows": rows}
-    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, Path(sys.argv[1])))}))
+    twins_run("bert-base.qkv", GemmSpec(m=4096, n=2304, k=768), configs, 2, Path(sys.argv[1]))

@@ -5,23 +5,19 @@ them half as often. Two interleaved turns beside cuBLAS."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.common import device_provenance, save_result  # noqa: E402
-from bench.gemm_pairs import time_twins  # noqa: E402
+from bench.gemm_pairs import twins_run  # noqa: E402
 from service.specs import GemmSpec  # noqa: E402
 from service.specs.epilogues import Epilogue  # noqa: E402
 from service.specs.gemm import DType, Layout  # noqa: E402
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler  # noqa: E402
 
 if __name__ == "__main__":
-    from worker.gpu_step import GpuTuningStep
-
     parallel = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (64, 128, 128),
                             schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
                             tile_scheduler=TileScheduler.persistent, swap_ab=True, split_k_mode="parallel", split_k=2)
@@ -29,13 +25,4 @@ if __name__ == "__main__":
     wide = [replace(parallel, tile=(128, 128, tk), schedule=s, split_k=4)
             for tk in (64, 128) for s in (Schedule.cooperative, Schedule.pingpong)]
     configs = [cluster, parallel, *wide]
-    step = GpuTuningStep(0)
-    rows: list[dict] = []
-    try:
-        step.compiler.compile_all([c.compiled for c in configs], target_arch="sm_90a")
-        for turn in (1, 2):
-            time_twins(step, f"decode.m128#{turn}", GemmSpec(m=128, n=4096, k=11008), configs, rows)
-    finally:
-        step.close()
-    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "rows": rows}
-    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, Path(sys.argv[1])))}))
+    twins_run("decode.m128", GemmSpec(m=128, n=4096, k=11008), configs, 2, Path(sys.argv[1]))
