@@ -58,12 +58,11 @@ if __name__ == "__main__":
     if "--cluster-pairs" in sys.argv[1:]:  # and what `kiln bench pairs --clusters` times
         from bench.gemm_pairs import cluster_pairs
         configs += [cfg for _, twins in cluster_pairs().values() for cfg in twins]
-    if "--cluster-split-pairs" in sys.argv[1:]:  # and what `kiln bench pairs --cluster-split` times
-        from bench.gemm_pairs import cluster_split_pairs
-        configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
-    if "--only-cluster-split" in sys.argv[1:]:  # just the cluster split-K kernels (and their pairs' winners)
-        from bench.gemm_pairs import cluster_split_pairs
+    only_cluster_split = "--only-cluster-split" in sys.argv[1:]
+    if only_cluster_split:  # just the cluster split-K kernels (and their pairs' winners)
         configs = [cfg for cfg, _ in CLUSTER_SPLIT.values()] + [PARALLEL["cluster_swapped"]]
+    if only_cluster_split or "--cluster-split-pairs" in sys.argv[1:]:  # what `kiln bench pairs --cluster-split` times
+        from bench.gemm_pairs import cluster_split_pairs
         configs += [cfg for _, twins in cluster_split_pairs().values() for cfg in twins]
     configs = list(dict.fromkeys(cfg.compiled for cfg in configs))
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(configs, target_arch="sm_90a")

@@ -110,6 +110,11 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
         for cluster in clusters:
             for schedule in (Schedule.cooperative, Schedule.pingpong):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
+                    base = KernelConfig(
+                        family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
+                        epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
+                        epilogue_schedule=epi, pad_kn=pad_kn, swap_ab=swap_ab,
+                    )
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
                         heuristic, forced = Decomposition.heuristic, Decomposition.streamk
                         splits: tuple[tuple[str, int, Decomposition], ...] = (("none", 1, heuristic),)
@@ -119,21 +124,10 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                         elif epi is EpilogueSchedule.nosmem:  # the slice count is a launch argument
                             splits = (("none", 1, heuristic), ("parallel", 2, heuristic))
                         for mode, split_k, decomposition in splits:
-                            cfg = KernelConfig(
-                                family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                                epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster,
-                                schedule=schedule, epilogue_schedule=epi, tile_scheduler=sched, split_k=split_k,
-                                split_k_mode=mode, decomposition=decomposition, pad_kn=pad_kn, swap_ab=swap_ab,
-                            )
-                            yield from with_epilogue_twins(cfg)
-                    if cluster_split and cluster == (1, 1):
-                        yield KernelConfig(
-                            family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
-                            epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
-                            epilogue_schedule=epi, tile_scheduler=TileScheduler.none, split_k=2,
-                            split_k_mode="cluster", pad_kn=pad_kn, swap_ab=swap_ab,
-                        )
-
+                            yield from with_epilogue_twins(replace(base, tile_scheduler=sched, split_k=split_k,
+                                                                   split_k_mode=mode, decomposition=decomposition))
+                    if cluster_split and cluster == (1, 1):  # one tile per cluster: no tile scheduler
+                        yield replace(base, split_k=2, split_k_mode="cluster")
 
 def with_epilogue_twins(cfg: KernelConfig) -> Iterator[KernelConfig]:
     """The config and its store-path twins: a 64-wide TMA-epilogue subtile, and (cooperative
