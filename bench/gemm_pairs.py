@@ -24,6 +24,7 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.config import (
+    ActivationMath,
     Decomposition,
     EpilogueSchedule,
     Family,
@@ -264,6 +265,35 @@ def cluster_split_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tupl
     return pairs
 
 
+# Epilogue activation math (KernelConfig.activation_math, templates/kiln_activation.cuh.j2): each
+# fused suite winner under CUTLASS's functors, Kiln's tanh forms and Kiln's fp16 pairs in one
+# problem, then the same kernel with each part of its epilogue alone (nothing, the bias, the
+# activation) in problems of their own (their library differs): the fusion cost and where it goes.
+ACTIVATION_SHAPES = ("bert-base.ffn1", "bert-large.ffn1", "llama7b.up")
+
+
+def activation_problems(only: list[str] | None = None, winners_file: Path = WARP_STORES_FROM
+                        ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """(label, spec, configs timed together) for each fused winner and each part of its epilogue."""
+    problems: list[tuple[str, GemmSpec, list[KernelConfig]]] = []
+    shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
+    for row in shapes:
+        if row["name"] not in ACTIVATION_SHAPES or (only and row["name"] not in only):
+            continue
+        cfg = KernelConfig.from_dict(row["winner"])
+        spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
+        problems.append((row["name"], spec, [replace(cfg, activation_math=m) for m in ActivationMath]))
+        parts = spec.epilogue.parts
+        alone = [Epilogue.none] + ([Epilogue.bias, Epilogue(parts.activation.value)] if parts.bias else [])
+        for epilogue in alone:
+            twin = replace(cfg, epilogue=epilogue)
+            has_activation = epilogue.parts.activation.value != "identity"
+            maths = (ActivationMath.cutlass, ActivationMath.packed) if has_activation else (ActivationMath.cutlass,)
+            problems.append((f"{row['name']}.{epilogue.value}", spec.model_copy(update={"epilogue": epilogue}),
+                             [replace(twin, activation_math=m) for m in maths]))
+    return problems
+
+
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
           "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
 
@@ -342,6 +372,9 @@ def main() -> None:
                    "each four-CTA cluster (see BIG_CLUSTERS)")
     p.add_argument("--cluster-split", action="store_true", help="wave-limited shapes' stored winners against every "
                    "cluster split-K config the rules keep (see CLUSTER_SPLIT_SHAPES)")
+    p.add_argument("--activation", action="store_true", help="fused suite winners under each activation math, and "
+                   "with each part of their epilogue alone (see ACTIVATION_SHAPES)")
+    p.add_argument("--turns", type=int, default=1, help="--activation: rounds over every problem (clock drift)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
@@ -392,6 +425,13 @@ def main() -> None:
             twins_in_turn(step, cluster_pairs(), args.only, rows, tiles)
         if args.cluster_split:
             twins_in_turn(step, cluster_split_pairs(), args.only, rows, tiles)
+        if args.activation:
+            problems = activation_problems(args.only)
+            step.compiler.compile_all([c.compiled for _, _, configs in problems for c in configs], target_arch="sm_90a")
+            for turn in range(1, args.turns + 1):
+                for label, spec, configs in problems:
+                    tiles.add(configs[0].tile)
+                    time_twins(step, f"{label}#{turn}", spec, configs, rows)
         for name, (m, n, k, epilogue, tile, sched, cluster, stages) in (STORES.items() if args.stores else {}.items()):
             if args.only and name not in args.only:
                 continue
@@ -414,7 +454,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split or args.activation else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

@@ -17,6 +17,7 @@ from service.specs.gemm import DType, Layout
 from worker.kernels import streamk
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import (
+    ActivationMath,
     Decomposition,
     EpilogueSchedule,
     Family,
@@ -323,3 +324,34 @@ def test_cluster_split_kernels_verify_at_every_slice_count(kind: str, tmp_path: 
             want = max(s for s in range(1, slices + 1) if k_tiles % s == 0)
             assert prepared.cluster == (want, 1), (slices, m, n, k)
             assert prepared.grid == (want, -(-rows // cfg.tile[0]), -(-cols // cfg.tile[1])), (slices, m, n, k)
+
+
+# Kiln's activation functors (templates/kiln_activation.cuh.j2): SiLU, sigmoid and GELU through one
+# tanh.approx each, in FP32 ("tanh") or on fp16 pairs in the TMA epilogue ("packed"), and in the
+# no-smem epilogue (FP32 whatever the math). The fused suite winner's kernel (bench/gemm_pairs.py
+# activation_problems: the same cubins), on tails in M, N and K and on the suite shape itself.
+FFN1 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (128, 128, 64),
+                    cluster=(1, 2), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
+                    tile_scheduler=TileScheduler.persistent)
+ACTIVATION_MATH = {
+    "bias_gelu_packed": (replace(FFN1, activation_math=ActivationMath.packed), [(1000, 776, 1032), (4096, 3072, 768)]),
+    "bias_gelu_tanh": (replace(FFN1, activation_math=ActivationMath.tanh), [(1000, 776, 1032)]),
+    "gelu_packed": (replace(FFN1, epilogue=Epilogue.gelu, activation_math=ActivationMath.packed), [(1000, 776, 1032)]),
+    "silu_packed": (replace(FFN1, epilogue=Epilogue.silu, activation_math=ActivationMath.packed), [(1000, 776, 1032)]),
+    "silu_tanh": (replace(FFN1, epilogue=Epilogue.silu, activation_math=ActivationMath.tanh), [(1000, 776, 1032)]),
+    "nosmem_bias_silu_tanh": (replace(SM90_BIAS, epilogue=Epilogue.bias_silu, activation_math=ActivationMath.tanh),
+                              [(1000, 776, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ACTIVATION_MATH))
+def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg, shapes = ACTIVATION_MATH[kind]
+    entry = _compiled_entry(cfg, tmp_path)
+    for m, n, k in shapes:
+        prob = _problem(cfg.epilogue.value, m, n, k)
+        ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
+        assert ok, (m, n, k, reason)
+        assert err < 2e-3

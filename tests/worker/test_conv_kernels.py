@@ -119,7 +119,7 @@ def test_dense_conv_keeps_optimized_kernels_with_8_wide_loads() -> None:
 
 def test_conv_render_uses_whitelisted_tokens_only() -> None:
     tokens = template_tokens(CONV)
-    assert tokens["iterator_algorithm"] == "kOptimized" and tokens["activation_fn"] == "HardSwish"
+    assert tokens["iterator_algorithm"] == "kOptimized" and tokens["activation_fn"] == "cutlass::epilogue::thread::HardSwish"
     src = render(CONV)
     assert "DefaultConv2dFprop" in src and "kiln_conv2d_fprop" in src and "kiln_build_params" in src
     with pytest.raises(ValueError):

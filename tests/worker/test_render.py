@@ -13,7 +13,7 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels import render as R
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import ActivationMath, EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune, sm90_pipeline_stages
@@ -21,7 +21,7 @@ from worker.kernels.render import render, template_tokens
 from worker.kernels.space import full_space
 
 WHITELIST = (set(R.ELEMENT.values()) | set(R.LAYOUT.values()) | set(R.ACTIVATION_FN.values()) | set(R.SCHEDULE.values())
-             | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | set(R.MMA_TYPE.values()) | {""})
+             | set(R.KILN_ACTIVATION_FN.values()) | {"Element", "float"} | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | set(R.MMA_TYPE.values()) | {""})
 SAFE_WORD = re.compile(r"^[a-z_0-9]+$")
 EPILOGUE_SHAPE = re.compile(r"^Shape<_(64|128), _(16|32|64|128|256)>$")
 
@@ -128,11 +128,11 @@ def test_epilogues_without_a_residual_leave_out_the_beta_term() -> None:
     """CUTLASS's LinComb fusions evaluate beta * C even with C void (one FFMA per output element
     that cannot fold, session 12's profile); Kiln's own trees have no such node."""
     plain = render(_store_bound_winner(epilogue=Epilogue.none))
-    assert "kiln_fusion::ScaledAccEltAct<cutlass::epilogue::thread::Identity, Element, float>" in plain
+    assert "kiln_fusion::ScaledAccEltAct<cutlass::epilogue::thread::Identity, Element, float, float>" in plain
     assert "LinComb" not in plain.split("namespace cutlass::epilogue::fusion {")[-1]
     assert "args.epilogue.thread.beta" not in plain and "args.epilogue.ptr_C = nullptr;" in plain
     biased = render(_store_bound_winner())
-    assert "kiln_fusion::ScaledAccBiasEltAct<\n    cutlass::epilogue::thread::Identity, Element, float, Element, false>" in biased
+    assert "kiln_fusion::ScaledAccBiasEltAct<\n    cutlass::epilogue::thread::Identity, Element, float, Element, false, float>" in biased
     assert "args.epilogue.thread.bias_ptr = bias;" in biased
 
 
@@ -140,7 +140,36 @@ def test_swapped_operands_take_the_bias_along_the_kernel_rows() -> None:
     swapped = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (64, 16, 128),
                            schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
                            tile_scheduler=TileScheduler.persistent, swap_ab=True)
-    assert "GELU_taylor, Element, float, Element, true>" in render(swapped)
+    assert "GELU_taylor, Element, float, Element, true, float>" in render(swapped)
+
+
+def test_cutlass_activation_math_renders_no_kiln_functors() -> None:
+    src = render(_store_bound_winner(epilogue=Epilogue.bias_silu))
+    assert "cutlass::epilogue::thread::SiLu, Element, float, Element, false, float>" in src
+    assert "namespace kiln_act" not in src
+
+
+@pytest.mark.parametrize("math", [ActivationMath.tanh, ActivationMath.packed])
+def test_kiln_activation_math_swaps_in_kiln_functors(math: ActivationMath) -> None:
+    """SiLU and GELU through one tanh.approx each; "packed" computes the activation node in the
+    fp16 output type, so the functor sees half pairs (tanh.approx.f16x2)."""
+    src = render(_store_bound_winner(epilogue=Epilogue.bias_silu, activation_math=math))
+    element = "Element" if math is ActivationMath.packed else "float"
+    assert f"kiln_act::SiLu, Element, float, Element, false, {element}>" in src
+    assert "namespace kiln_act" in src and "tanh.approx.f16x2" in src
+    gelu = render(_store_bound_winner(epilogue=Epilogue.gelu, activation_math=math))
+    assert f"kiln_fusion::ScaledAccEltAct<kiln_act::Gelu, Element, float, {element}>" in gelu
+
+
+def test_packed_activation_math_stays_fp32_for_bf16_residual_and_nosmem() -> None:
+    """Pairs are fp16 only; a residual goes through CUTLASS's LinComb (post-activation in FP32); the
+    no-smem epilogue's LinearCombinationGeneric computes in FP32 whatever the functor."""
+    bf16 = _store_bound_winner(epilogue=Epilogue.bias_gelu, activation_math=ActivationMath.packed, dtype=DType.bf16)
+    assert "kiln_act::Gelu, Element, float, Element, false, float>" in render(bf16)
+    nosmem = replace(_store_bound_winner(epilogue=Epilogue.silu, activation_math=ActivationMath.packed),
+                     epilogue_schedule=EpilogueSchedule.nosmem)
+    assert "kiln_act::SiLu, ElementD, 1, ElementAcc, float>" in render(nosmem)
+    assert R.activation_element(replace(bf16, dtype=DType.f16, epilogue=Epilogue.residual_add_relu)) == "float"
 
 
 def test_residual_epilogues_keep_cutlass_linear_combination_with_beta() -> None:

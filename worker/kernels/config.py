@@ -57,6 +57,14 @@ class Raster(StrEnum):
     along_n = "along_n"
 
 
+class ActivationMath(StrEnum):
+    """How an epilogue's activation is computed (templates/kiln_activation.cuh.j2)."""
+
+    cutlass = "cutlass"  # CUTLASS's functors: SiLU/sigmoid as 1/(1+exp(-x)) with an IEEE reciprocal
+    tanh = "tanh"  # Kiln's: SiLU, sigmoid and GELU through one tanh.approx each, in FP32
+    packed = "packed"  # Kiln's, on fp16 pairs (f16x2) in the TMA epilogue's activation node
+
+
 class Decomposition(StrEnum):
     """How a stream-K kernel divides the work (a launch argument). `heuristic` is CUTLASS's own
     choice, which runs a problem data-parallel when its last wave is at least half full;
@@ -98,6 +106,7 @@ class KernelConfig:
     epilogue_tile_n: int = 0  # TMA epilogue subtile width (0: CUTLASS's EpilogueTileAuto, 32 for fp16)
     epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
     warp_stores: bool = False  # TMA epilogue: each warp stores its own rows, no CTA barrier per subtile
+    activation_math: ActivationMath = ActivationMath.cutlass  # epilogue activation functors (compiled in)
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -130,6 +139,12 @@ class KernelConfig:
 
     @property
     def variant_name(self) -> str:
+        """The compiled kernel's name (launch-time fields left out)."""
+        math = f"_{self.activation_math.value}" if self.activation_math is not ActivationMath.cutlass else ""
+        return self._family_name + math
+
+    @property
+    def _family_name(self) -> str:
         d = self.dtype.value
         lay = f"{self.layout_a.value[0]}{self.layout_b.value[0]}"
         tile = "x".join(map(str, self.tile))
@@ -217,7 +232,8 @@ class KernelConfig:
         conv: dict[str, Any] = {}
         enums = {"family": Family, "dtype": DType, "layout_a": Layout, "layout_b": Layout, "epilogue": Epilogue,
                  "schedule": Schedule, "epilogue_schedule": EpilogueSchedule, "tile_scheduler": TileScheduler,
-                 "raster": Raster, "decomposition": Decomposition, "conv_iterator": ConvIterator}
+                 "raster": Raster, "decomposition": Decomposition, "conv_iterator": ConvIterator,
+                 "activation_math": ActivationMath}
         for key, value in data.items():
             if key in enums:
                 conv[key] = enums[key](value)

@@ -18,6 +18,7 @@ from service.specs.epilogues import Activation, Epilogue
 from service.specs.gemm import DType, Layout
 from service.versions import KERNEL_GENERATOR_VERSION
 from worker.kernels.config import (
+    ActivationMath,
     ConvIterator,
     EpilogueSchedule,
     Family,
@@ -41,12 +42,20 @@ OVERLAY_DIR = TEMPLATES_DIR / "overlay"
 ELEMENT = {DType.f16: "cutlass::half_t", DType.bf16: "cutlass::bfloat16_t"}
 LAYOUT = {Layout.row: "cutlass::layout::RowMajor", Layout.col: "cutlass::layout::ColumnMajor"}
 ACTIVATION_FN = {
-    Activation.identity: "Identity",
-    Activation.relu: "ReLu",
-    Activation.gelu: "GELU_taylor",  # tanh form: the erf form slows epilogues several-fold
-    Activation.silu: "SiLu",
-    Activation.hardswish: "HardSwish",
-    Activation.sigmoid: "Sigmoid",
+    Activation.identity: "cutlass::epilogue::thread::Identity",
+    Activation.relu: "cutlass::epilogue::thread::ReLu",
+    # tanh form: the erf form slows epilogues several-fold
+    Activation.gelu: "cutlass::epilogue::thread::GELU_taylor",
+    Activation.silu: "cutlass::epilogue::thread::SiLu",
+    Activation.hardswish: "cutlass::epilogue::thread::HardSwish",
+    Activation.sigmoid: "cutlass::epilogue::thread::Sigmoid",
+}
+# activation_math "tanh" / "packed": Kiln's functors (templates/kiln_activation.cuh.j2) where they
+# cost fewer instructions than CUTLASS's; ReLU, hardswish and identity are CUTLASS's either way.
+KILN_ACTIVATION_FN = {
+    Activation.gelu: "kiln_act::Gelu",
+    Activation.silu: "kiln_act::SiLu",
+    Activation.sigmoid: "kiln_act::Sigmoid",
 }
 SCHEDULE = {
     Schedule.cooperative: "cutlass::gemm::KernelTmaWarpSpecializedCooperative",
@@ -125,6 +134,20 @@ def activation_of(epilogue: Epilogue) -> Activation:
     return parts.post_activation if parts.residual else parts.activation
 
 
+def activation_fn(cfg: KernelConfig, activation: Activation) -> str:
+    """The activation functor's C++ template name under the config's activation math."""
+    if cfg.activation_math is ActivationMath.cutlass:
+        return ACTIVATION_FN[activation]
+    return KILN_ACTIVATION_FN.get(activation, ACTIVATION_FN[activation])
+
+
+def activation_element(cfg: KernelConfig) -> str:
+    """The type the TMA epilogue's activation node computes in: the fp16 output itself under
+    "packed" (so the functor sees half pairs), FP32 otherwise."""
+    packed = cfg.activation_math is ActivationMath.packed and cfg.dtype is DType.f16
+    return "Element" if packed and not cfg.epilogue.parts.residual else "float"
+
+
 def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
     parts = cfg.epilogue.parts
     tokens: dict[str, Any] = {
@@ -136,7 +159,9 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "layout_a_is_row": cfg.layout_a is Layout.row,
         "layout_b_is_row": cfg.layout_b is Layout.row,
         "activation": activation_of(cfg.epilogue).value,
-        "activation_fn": ACTIVATION_FN[activation_of(cfg.epilogue)],
+        "activation_fn": activation_fn(cfg, activation_of(cfg.epilogue)),
+        "activation_element": activation_element(cfg),
+        "kiln_activation": cfg.activation_math is not ActivationMath.cutlass,
         "bias": parts.bias,
         "residual": parts.residual,
         "bias_per_row": bool(cfg.swap_ab),  # swapped operands: the bias runs along the kernel's rows
@@ -228,7 +253,7 @@ def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
             "k_warps": int(k_warps),
             "stages": int(cfg.stages),
             "a_smem_kb": SKINNY_A_SMEM_KB, "a_pad": SKINNY_A_PAD, "mma_type": MMA_TYPE[cfg.dtype],
-            "act_fn": ACTIVATION_FN[parts.activation], "post_act_fn": ACTIVATION_FN[parts.post_activation]}
+            "act_fn": activation_fn(cfg, parts.activation), "post_act_fn": activation_fn(cfg, parts.post_activation)}
 
 
 EPILOGUE_TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"
