@@ -13,7 +13,14 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels import render as R
-from worker.kernels.config import ActivationMath, EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    ActivationMath,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import prune, sm90_pipeline_stages
