@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Session 18, run A (nvidia-h200): where bert-base.ffn1's fusion cost (+11.4%, target <= 5%) goes,
 # and whether Kiln's activation functors (templates/kiln_activation.cuh.j2) cut it.
+#  0. the activation-math GPU tests (tests/gpu/test_gpu_tuning.py -k activation);
 #  1. `kiln bench pairs --activation --turns 2`: each fused suite winner (bert-base.ffn1,
 #     bert-large.ffn1, llama7b.up) under CUTLASS's functors, Kiln's tanh forms and Kiln's fp16 pairs,
 #     then the same kernel with nothing, the bias alone and the activation alone; every candidate
@@ -12,6 +13,8 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
+timeout 120 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_gpu_tuning.py -m gpu -k activation > $OUT/gpu_tests.log 2>&1
+echo "activation gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | head -12 | cut -c1-250
 timeout 300 python3 -m bench.gemm_pairs --activation --turns 2 --out $OUT/activation.json > $OUT/activation.log 2>&1
 echo "activation rc=$?"; grep -v '^{' $OUT/activation.log | cut -c1-160 | tail -40
 PROF="python3 -m bench.kernel_profile --result scripts/device/profile_rows_session18.json"
