@@ -147,22 +147,33 @@ def test_swapped_operands_take_the_bias_along_the_kernel_rows() -> None:
     swapped = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (64, 16, 128),
                            schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma,
                            tile_scheduler=TileScheduler.persistent, swap_ab=True)
-    assert "GELU_taylor, Element, float, Element, true, float>" in render(swapped)
+    assert "kiln_act::Gelu, Element, float, Element, true, Element>" in render(swapped)
 
 
 def test_cutlass_activation_math_renders_no_kiln_functors() -> None:
-    src = render(_store_bound_winner(epilogue=Epilogue.bias_silu))
+    src = render(_store_bound_winner(epilogue=Epilogue.bias_silu, activation_math=ActivationMath.cutlass))
     assert "cutlass::epilogue::thread::SiLu, Element, float, Element, false, float>" in src
     assert "namespace kiln_act" not in src
 
 
+def test_activation_math_leaves_other_epilogues_alone() -> None:
+    """ReLU, hardswish, identity and residuals render the same source (and name) under every math,
+    so their cubins stay the ones measured before activation_math existed."""
+    for epilogue in (Epilogue.none, Epilogue.bias_relu, Epilogue.hardswish, Epilogue.residual_add_relu):
+        sources = {render(_store_bound_winner(epilogue=epilogue, activation_math=m)) for m in ActivationMath}
+        names = {_store_bound_winner(epilogue=epilogue, activation_math=m).name for m in ActivationMath}
+        assert len(sources) == 1 and len(names) == 1, epilogue
+    assert _store_bound_winner(epilogue=Epilogue.silu).name.endswith("_silu")  # packed: the default, no suffix
+    assert _store_bound_winner(epilogue=Epilogue.silu, activation_math=ActivationMath.tanh).name.endswith("_silu_tanh")
+
+
 @pytest.mark.parametrize("math", [ActivationMath.tanh, ActivationMath.packed])
 def test_kiln_activation_math_swaps_in_kiln_functors(math: ActivationMath) -> None:
-    """SiLU and GELU through one tanh.approx each; "packed" computes the activation node in the
-    fp16 output type, so the functor sees half pairs (tanh.approx.f16x2)."""
+    """SiLU and GELU through one tanh.approx each; "packed" computes GELU's node in the fp16
+    output type, so the functor sees half pairs (tanh.approx.f16x2); SiLU stays FP32."""
     src = render(_store_bound_winner(epilogue=Epilogue.bias_silu, activation_math=math))
     element = "Element" if math is ActivationMath.packed else "float"
-    assert f"kiln_act::SiLu, Element, float, Element, false, {element}>" in src
+    assert "kiln_act::SiLu, Element, float, Element, false, float>" in src
     assert "namespace kiln_act" in src and "tanh.approx.f16x2" in src
     gelu = render(_store_bound_winner(epilogue=Epilogue.gelu, activation_math=math))
     assert f"kiln_fusion::ScaledAccEltAct<kiln_act::Gelu, Element, float, {element}>" in gelu

@@ -141,11 +141,20 @@ def activation_fn(cfg: KernelConfig, activation: Activation) -> str:
     return KILN_ACTIVATION_FN.get(activation, ACTIVATION_FN[activation])
 
 
+# What "packed" computes on fp16 pairs: GELU's FP32 form is five FP32 operations and a tanh, its
+# pair form two and a half per element plus the pair shuffles; SiLU's and sigmoid's FP32 forms are
+# two operations and ran 0.3% faster than their pairs (session 18 run A: the f16x2 tanh issues as
+# two MUFU operations on the H200, so pairs save only the FP32 work).
+PAIRED_ACTIVATIONS = frozenset({Activation.gelu})
+
+
 def activation_element(cfg: KernelConfig) -> str:
-    """The type the TMA epilogue's activation node computes in: the fp16 output itself under
-    "packed" (so the functor sees half pairs), FP32 otherwise."""
-    packed = cfg.activation_math is ActivationMath.packed and cfg.dtype is DType.f16
-    return "Element" if packed and not cfg.epilogue.parts.residual else "float"
+    """The type the TMA epilogue's activation node computes in: the fp16 output itself where
+    "packed" pairs the activation (the functor then sees half pairs), FP32 otherwise."""
+    parts = cfg.epilogue.parts
+    packed = (cfg.activation_math is ActivationMath.packed and cfg.dtype is DType.f16 and not parts.residual
+              and parts.activation in PAIRED_ACTIVATIONS)
+    return "Element" if packed else "float"
 
 
 def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
@@ -161,7 +170,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "activation": activation_of(cfg.epilogue).value,
         "activation_fn": activation_fn(cfg, activation_of(cfg.epilogue)),
         "activation_element": activation_element(cfg),
-        "kiln_activation": cfg.activation_math is not ActivationMath.cutlass,
+        "kiln_activation": cfg.activation_math is not ActivationMath.cutlass and cfg.has_kiln_activation,
         "bias": parts.bias,
         "residual": parts.residual,
         "bias_per_row": bool(cfg.swap_ab),  # swapped operands: the bias runs along the kernel's rows

@@ -1,0 +1,54 @@
+"""Session 18, run B: does bert-base.ffn1's fusion cost (the bias + GELU epilogue's time over the
+same kernel without one, +8.9% in run A with the fp16-pair GELU) shrink with a wider TMA-epilogue
+subtile (64 columns: half the subtile barriers, twice the independent work per subtile), per-warp
+TMA stores (no CTA-wide barrier per subtile) or four subtile stores in flight? Each variant with and
+without the epilogue, every problem re-timed interleaved with the library, in two turns."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.common import device_provenance, save_result  # noqa: E402
+from bench.gemm_pairs import time_twins  # noqa: E402
+from service.specs import GemmSpec  # noqa: E402
+from service.specs.epilogues import Epilogue  # noqa: E402
+from worker.kernels.config import KernelConfig  # noqa: E402
+
+WINNERS = Path("scripts/device/replay_session17.json")
+
+
+def variants(winner: KernelConfig) -> list[KernelConfig]:
+    return [winner, replace(winner, epilogue_tile_n=64), replace(winner, warp_stores=True),
+            replace(winner, epilogue_store_stages=4)]
+
+
+def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    row = next(r for r in json.loads(WINNERS.read_text())["shapes"] if r["name"] == "bert-base.ffn1")
+    fused = KernelConfig.from_dict(row["winner"])
+    spec = GemmSpec(m=4096, n=3072, k=768, epilogue=fused.epilogue)  # the suite's bert-base.ffn1
+    bare = replace(fused, epilogue=Epilogue.none)
+    return [("bert-base.ffn1", spec, variants(fused)),
+            ("bert-base.ffn1.none", spec.model_copy(update={"epilogue": bare.epilogue}), variants(bare))]
+
+
+if __name__ == "__main__":
+    from worker.gpu_step import GpuTuningStep
+
+    step = GpuTuningStep(0)
+    rows: list[dict[str, Any]] = []
+    try:
+        todo = problems()
+        step.compiler.compile_all([c.compiled for _, _, configs in todo for c in configs], target_arch="sm_90a")
+        for turn in (1, 2):
+            for label, spec, configs in todo:
+                time_twins(step, f"{label}#{turn}", spec, configs, rows)
+    finally:
+        step.close()
+    payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "rows": rows}
+    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, Path(sys.argv[1])))}))
