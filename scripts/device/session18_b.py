@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,22 +29,28 @@ def variants(winner: KernelConfig) -> list[KernelConfig]:
             replace(winner, epilogue_store_stages=4)]
 
 
-def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+def ffn1_winner() -> KernelConfig:
     row = next(r for r in json.loads(WINNERS.read_text())["shapes"] if r["name"] == "bert-base.ffn1")
-    fused = KernelConfig.from_dict(row["winner"])
+    return KernelConfig.from_dict(row["winner"])
+
+
+def problems(make: Callable[[KernelConfig], list[KernelConfig]] = variants
+             ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """bert-base.ffn1 with its bias + GELU and without an epilogue, each under `make`'s variants."""
+    fused = ffn1_winner()
     spec = GemmSpec(m=4096, n=3072, k=768, epilogue=fused.epilogue)  # the suite's bert-base.ffn1
     bare = replace(fused, epilogue=Epilogue.none)
-    return [("bert-base.ffn1", spec, variants(fused)),
-            ("bert-base.ffn1.none", spec.model_copy(update={"epilogue": bare.epilogue}), variants(bare))]
+    return [("bert-base.ffn1", spec, make(fused)),
+            ("bert-base.ffn1.none", spec.model_copy(update={"epilogue": bare.epilogue}), make(bare))]
 
 
-if __name__ == "__main__":
+def run(todo: list[tuple[str, GemmSpec, list[KernelConfig]]], out: Path) -> None:
+    """Compile, then two turns over every problem (each verified, timed, re-timed interleaved)."""
     from worker.gpu_step import GpuTuningStep
 
     step = GpuTuningStep(0)
     rows: list[dict[str, Any]] = []
     try:
-        todo = problems()
         step.compiler.compile_all([c.compiled for _, _, configs in todo for c in configs], target_arch="sm_90a")
         for turn in (1, 2):
             for label, spec, configs in todo:
@@ -51,4 +58,8 @@ if __name__ == "__main__":
     finally:
         step.close()
     payload = {**device_provenance(step.device()), "benchmark": "gemm_pairs", "rows": rows}
-    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, Path(sys.argv[1])))}))
+    print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, out))}))
+
+
+if __name__ == "__main__":
+    run(problems(), Path(sys.argv[1]))

@@ -218,17 +218,21 @@ def _compiled_entry(cfg: KernelConfig, tmp_path: Path) -> dict:
     return plan_entry(cfg, str(path))
 
 
-@pytest.mark.parametrize("kind", sorted(WARP_STORES))
-def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
+def _verifies_on(cfg: KernelConfig, shapes: list[tuple[int, int, int]], tmp_path: Path) -> None:
+    """The config compiled once, verified (the worker's own check) on each M, N, K."""
     from worker import gpu_bench
 
-    cfg, shapes = WARP_STORES[kind]
     entry = _compiled_entry(cfg, tmp_path)
     for m, n, k in shapes:
         prob = _problem(cfg.epilogue.value, m, n, k)
         ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
         assert ok, (m, n, k, reason)
         assert err < 2e-3
+
+
+@pytest.mark.parametrize("kind", sorted(WARP_STORES))
+def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
+    _verifies_on(*WARP_STORES[kind], tmp_path)
 
 
 # Four-CTA clusters (bench/gemm_pairs.py BIG_CLUSTERS): each multicast splits a TMA box over more
@@ -337,8 +341,8 @@ ACTIVATION_MATH = {
     "bias_gelu_packed": (replace(FFN1, activation_math=ActivationMath.packed), [(1000, 776, 1032), (4096, 3072, 768)]),
     "bias_gelu_tanh": (replace(FFN1, activation_math=ActivationMath.tanh), [(1000, 776, 1032)]),
     "gelu_packed": (replace(FFN1, epilogue=Epilogue.gelu, activation_math=ActivationMath.packed), [(1000, 776, 1032)]),
-    "silu_packed": (replace(FFN1, epilogue=Epilogue.silu, activation_math=ActivationMath.packed), [(1000, 776, 1032)]),
-    "silu_tanh": (replace(FFN1, epilogue=Epilogue.silu, activation_math=ActivationMath.tanh), [(1000, 776, 1032)]),
+    "silu": (replace(FFN1, epilogue=Epilogue.silu), [(1000, 776, 1032)]),  # the default: FP32 tanh form
+    "bias_sigmoid": (replace(FFN1, epilogue=Epilogue.bias_sigmoid), [(1000, 776, 1032)]),
     "nosmem_bias_silu_tanh": (replace(SM90_BIAS, epilogue=Epilogue.bias_silu, activation_math=ActivationMath.tanh),
                               [(1000, 776, 1032)]),
 }
@@ -346,12 +350,28 @@ ACTIVATION_MATH = {
 
 @pytest.mark.parametrize("kind", sorted(ACTIVATION_MATH))
 def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
-    from worker import gpu_bench
+    _verifies_on(*ACTIVATION_MATH[kind], tmp_path)
 
-    cfg, shapes = ACTIVATION_MATH[kind]
-    entry = _compiled_entry(cfg, tmp_path)
-    for m, n, k in shapes:
-        prob = _problem(cfg.epilogue.value, m, n, k)
-        ok, reason, err = gpu_bench.verify(_candidate(entry, prob), prob)
-        assert ok, (m, n, k, reason)
-        assert err < 2e-3
+
+# The L2 prefetch of a tile's K blocks past the pipeline (templates/l2_prefetch_mainloop.cuh.j2), on
+# stored suite winners (bench/gemm_pairs.py l2_prefetch_pairs: the same cubins): ping-pong and
+# cooperative with the TMA epilogue, swapped with the no-smem one, K short of the pipeline (no
+# prefetch) and K far past it, with tails in M, N and K.
+def _prefetching(tile: tuple[int, int, int], schedule: Schedule, **changes: object) -> KernelConfig:
+    cfg = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, cluster=(1, 2),
+                       schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
+                       tile_scheduler=TileScheduler.persistent, l2_prefetch=True)
+    return replace(cfg, **changes)  # type: ignore[arg-type]
+
+
+L2_PREFETCH = {
+    "pingpong": (_prefetching((64, 128, 128), Schedule.pingpong), [(1000, 776, 1032), (1024, 1024, 1024), (512, 512, 200)]),
+    "cooperative": (_prefetching((128, 192, 64), Schedule.cooperative), [(1000, 776, 4104), (4096, 768, 768)]),
+    "swapped_nosmem": (_prefetching((128, 64, 128), Schedule.pingpong, cluster=(1, 1), swap_ab=True,
+                                    epilogue_schedule=EpilogueSchedule.nosmem), [(64, 1000, 4104)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(L2_PREFETCH))
+def test_l2_prefetching_kernels_verify(kind: str, tmp_path: Path) -> None:
+    _verifies_on(*L2_PREFETCH[kind], tmp_path)

@@ -320,7 +320,7 @@ def test_decode_searches_parallel_split_k_and_times_its_slice_counts() -> None:
     src = render(replace(parallel, epilogue=Epilogue.bias_gelu))
     # the GEMM writes raw fp32 sums; the bias and GELU are the reduction kernel's
     assert "using ElementD = float;" in src and "kiln_splitk_reduce" in src
-    assert "cutlass::epilogue::thread::Identity, ElementD" in src and "GELU_taylor<float> act" in src
+    assert "cutlass::epilogue::thread::Identity, ElementD" in src and "kiln_act::Gelu<float> act" in src
     with pytest.raises(UnsupportedConfig):
         render(replace(parallel, epilogue_schedule=EpilogueSchedule.tma))
 
