@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Session 18, run D (nvidia-h200, ~5 min): the fused shapes searched afresh with Kiln's activation
 # functors (`kiln bench gemm --only bert-base.ffn1 bert-large.ffn1 llama7b.up --limit 16 --warm 1`),
-# compiling cold on the GPU host's 16 cores: tuning time cold and warm, and the winners.
+# compiling cold on the GPU host's 16 cores (an empty compile cache): tuning time cold and warm, and the winners.
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 300 python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 1 \
+# an empty compile cache: every candidate compiles here, as on a GPU host that never saw these shapes
+KILN_DATA_DIR=$PWD/.cold-data timeout 300 python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 1 \
   --only bert-base.ffn1 bert-large.ffn1 llama7b.up --out $OUT/gemm_fused_search.json > $OUT/fused_search.log 2>&1
 echo "fused search rc=$?"; grep -v '^{' $OUT/fused_search.log | tail -6 | cut -c1-150
 python3 -c "
