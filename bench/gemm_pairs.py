@@ -197,18 +197,14 @@ WARP_STORES_EXTRA = ("r50.res3.1x1b.gemm", "r50.res2.1x1a.gemm", "r50.res4.1x1b.
 
 def winner_twins(winners_file: Path, twin: Callable[[KernelConfig], KernelConfig | None]
                  ) -> dict[str, tuple[GemmSpec, list[KernelConfig]]]:
-    """Each stored winner beside its twin (one knob apart), where `twin` gives one. The file's rows
-    name their shapes; a replay file (scripts/device/replay_*.json) names suite shapes only."""
-    suite = {e["name"]: e for e in json.loads(SUITE.read_text())["gemm"]} if SUITE.exists() else {}
+    """Each stored winner (a suite result's rows) beside its twin, one knob apart, where `twin` gives one."""
     pairs: dict[str, tuple[GemmSpec, list[KernelConfig]]] = {}
     shapes = json.loads(winners_file.read_text())["shapes"] if winners_file.exists() else []
     for row in shapes:
         cfg = KernelConfig.from_dict(row["winner"])
         other = twin(cfg)
-        shape = row if "m" in row else suite.get(row["name"])
-        if other is not None and shape is not None:
-            spec = GemmSpec(m=shape["m"], n=shape["n"], k=shape["k"], dtype=shape.get("dtype", "f16"),
-                            epilogue=shape.get("epilogue", "none"))
+        if other is not None:
+            spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
             pairs[row["name"]] = (spec, [cfg, other])
     return pairs
 
@@ -221,21 +217,6 @@ def warp_store_pairs(winners_file: Path = WARP_STORES_FROM) -> dict[str, tuple[G
         [base, *_] = stores_grid(epilogue, tile, sched, cluster, ())
         pairs[name] = (GemmSpec(m=m, n=n, k=k, epilogue=Epilogue(epilogue)), [base, replace(base, warp_stores=True)])
     return pairs
-
-
-# The suite (for winner files that name suite shapes only): the device carry's copy, else ../shared's.
-SUITE = next((p for p in (Path(".devcarry/suite.json"), Path("../shared/bench/suite.json")) if p.exists()),
-             Path(".devcarry/suite.json"))
-
-
-# L2 prefetch ahead of the pipeline (KernelConfig.l2_prefetch, templates/l2_prefetch_mainloop.cuh.j2):
-# every stored suite winner that runs CUTLASS's own load loop, with and without it.
-L2_PREFETCH_FROM = Path("scripts/device/replay_session17.json")
-
-
-def l2_prefetch_pairs(winners_file: Path = L2_PREFETCH_FROM) -> dict[str, tuple[GemmSpec, list[KernelConfig]]]:
-    return winner_twins(winners_file, lambda c: replace(c, l2_prefetch=True)
-                        if c.family is Family.sm90_tma and c.split_k_mode != "cluster" else None)
 
 
 # Clusters of four CTAs (2x2, 4x1, 1x4) against each stored winner's own (1x2 on every
@@ -400,8 +381,6 @@ def main() -> None:
                    "each four-CTA cluster (see BIG_CLUSTERS)")
     p.add_argument("--cluster-split", action="store_true", help="wave-limited shapes' stored winners against every "
                    "cluster split-K config the rules keep (see CLUSTER_SPLIT_SHAPES)")
-    p.add_argument("--l2-prefetch", action="store_true", help="stored suite winners with and without the L2 "
-                   "prefetch of their K blocks past the pipeline (see L2_PREFETCH_FROM)")
     p.add_argument("--activation", action="store_true", help="fused suite winners under each activation math, and "
                    "with each part of their epilogue alone (see ACTIVATION_SHAPES)")
     p.add_argument("--turns", type=int, default=1, help="--activation: rounds over every problem (clock drift)")
@@ -455,8 +434,6 @@ def main() -> None:
             twins_in_turn(step, cluster_pairs(), args.only, rows, tiles)
         if args.cluster_split:
             twins_in_turn(step, cluster_split_pairs(), args.only, rows, tiles)
-        if args.l2_prefetch:
-            twins_in_turn(step, l2_prefetch_pairs(), args.only, rows, tiles)
         if args.activation:
             problems = activation_problems(args.only)
             step.compiler.compile_all([c.compiled for _, _, configs in problems for c in configs], target_arch="sm_90a")
@@ -486,7 +463,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split or args.activation or args.l2_prefetch else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split or args.activation else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

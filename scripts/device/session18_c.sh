@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Session 18, run C (nvidia-h200, ~6 min), cubins compiled on the CPU host and carried:
+# (The L2 prefetch this run timed lost on every shape and was taken out again after it; its code is
+# at e6276d9: KernelConfig.l2_prefetch, templates/l2_prefetch_mainloop.cuh.j2.)
 #  1. every GPU test at this commit (GELU, SiLU and sigmoid kernels now render Kiln's functors; the
 #     cluster split-K template's two epilogue calls folded into one); prefill first compiles on the
 #     GPU host's 16 cores whatever the carried cache lacks;

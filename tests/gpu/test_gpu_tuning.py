@@ -351,27 +351,3 @@ ACTIVATION_MATH = {
 @pytest.mark.parametrize("kind", sorted(ACTIVATION_MATH))
 def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
     _verifies_on(*ACTIVATION_MATH[kind], tmp_path)
-
-
-# The L2 prefetch of a tile's K blocks past the pipeline (templates/l2_prefetch_mainloop.cuh.j2), on
-# stored suite winners (bench/gemm_pairs.py l2_prefetch_pairs: the same cubins): ping-pong and
-# cooperative with the TMA epilogue, swapped with the no-smem one, K short of the pipeline (no
-# prefetch) and K far past it, with tails in M, N and K.
-def _prefetching(tile: tuple[int, int, int], schedule: Schedule, **changes: object) -> KernelConfig:
-    cfg = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, tile, cluster=(1, 2),
-                       schedule=schedule, epilogue_schedule=EpilogueSchedule.tma,
-                       tile_scheduler=TileScheduler.persistent, l2_prefetch=True)
-    return replace(cfg, **changes)  # type: ignore[arg-type]
-
-
-L2_PREFETCH = {
-    "pingpong": (_prefetching((64, 128, 128), Schedule.pingpong), [(1000, 776, 1032), (1024, 1024, 1024), (512, 512, 200)]),
-    "cooperative": (_prefetching((128, 192, 64), Schedule.cooperative), [(1000, 776, 4104), (4096, 768, 768)]),
-    "swapped_nosmem": (_prefetching((128, 64, 128), Schedule.pingpong, cluster=(1, 1), swap_ab=True,
-                                    epilogue_schedule=EpilogueSchedule.nosmem), [(64, 1000, 4104)]),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(L2_PREFETCH))
-def test_l2_prefetching_kernels_verify(kind: str, tmp_path: Path) -> None:
-    _verifies_on(*L2_PREFETCH[kind], tmp_path)

@@ -237,13 +237,3 @@ def test_four_cta_clusters_size_their_grid_from_the_drivers_cluster_count() -> N
         assert args[args.index("decomposition:i32") + 1] == "max_active_clusters:i32"
     assert not R.queries_cluster_occupancy(base) and "max_active_clusters" not in render(base)
     assert "max_active_clusters:i32" not in launch_meta(base)["builder_args"]
-
-
-def test_l2_prefetch_wraps_cutlass_mainloop_and_refuses_cluster_split() -> None:
-    src = render(_store_bound_winner(l2_prefetch=True))
-    assert "using CollectiveMainloop = kiln::L2PrefetchMainloop<typename cutlass::gemm::collective::" in src
-    assert "cute::prefetch(params.tma_load_a" in src
-    assert "L2PrefetchMainloop" not in render(_store_bound_winner())
-    assert _store_bound_winner(l2_prefetch=True).name != _store_bound_winner().name
-    with pytest.raises(R.UnsupportedConfig):
-        render(replace(_store_bound_winner(l2_prefetch=True), split_k_mode="cluster", tile_scheduler=TileScheduler.none))

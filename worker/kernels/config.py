@@ -113,7 +113,6 @@ class KernelConfig:
     epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
     warp_stores: bool = False  # TMA epilogue: each warp stores its own rows, no CTA barrier per subtile
     activation_math: ActivationMath = ActivationMath.packed  # epilogue activation functors (compiled in)
-    l2_prefetch: bool = False  # sm90 GEMM: the producer prefetches the tile's K blocks past the pipeline into L2
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -185,7 +184,6 @@ class KernelConfig:
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""
-        epi += "p" if self.l2_prefetch else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
 

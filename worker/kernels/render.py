@@ -182,7 +182,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "epilogue_store_stages": epilogue_store_stages(cfg),
         "warp_stores": warp_stores(cfg),
-        "l2_prefetch": l2_prefetch(cfg),
     }
     if cfg.is_2x:
         if parts.bias and parts.residual:
@@ -308,16 +307,6 @@ def warp_stores(cfg: KernelConfig) -> bool:
     if not warp_stores_supported(cfg):
         raise UnsupportedConfig("per-warp stores are built for sm90 GEMMs with the TMA epilogue, no residual, "
                                 "row-major D and no split-K")
-    return True
-
-
-def l2_prefetch(cfg: KernelConfig) -> bool:
-    """The L2-prefetching mainloop (templates/l2_prefetch_mainloop.cuh.j2): sm90 GEMMs whose producer
-    runs CUTLASS's own load loop, i.e. not cluster split-K (its slices' pipelines run in lockstep)."""
-    if not cfg.l2_prefetch:
-        return False
-    if cfg.family is not Family.sm90_tma or cfg.split_k_mode == "cluster":
-        raise UnsupportedConfig("the L2 prefetch is built for sm90 GEMMs without cluster split-K")
     return True
 
 
