@@ -41,6 +41,14 @@
 #     test is cluster split-K over 4 CTAs on 128x128 tiles, which the 120 resident CTAs of 4-CTA clusters
 #     forbid at 32 tiles, or a persistent cluster-split scheduler. TMA-epilogue decode variants are untimed.
 #     The four-CTA twin pass (2b) was weighed and left: it wins on bert-base.qkv only (README).
+#  2d. Done in session 18: Kiln's activation functors (KernelConfig.activation_math, default "packed":
+#     GELU on fp16 pairs, SiLU/sigmoid as tanh forms in FP32) took llama7b.up's fusion cost from +3.1% to
+#     +0.3% (1.07 -> 1.09x) and bert-base.ffn1's from +10.3% to +8.9% (target <= 5%: missed there only);
+#     the suite replay's geomean 1.000 -> 1.005 (gemm_h200_20261203_session18_b_replay.json). Cooperative
+#     twins (run C) show ping-pong already hides half of the epilogue; per-warp stores -1% on the fused
+#     kernel, a 64-wide subtile and 4 stores in flight nothing. An L2 prefetch of each tile's K blocks
+#     past the pipeline lost on every shape (+20% to +55%) and was taken out (code at e6276d9).
+#     Next for the fusion cost: three consumer warpgroups taking turns (two mainloops per epilogue).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).

@@ -14,3 +14,11 @@ return_new_cache() {
     | tar --null -T - -cf - | xz -T0 -6 | split -b 15M - "$OUT/cache-new.txz.part")
   ls -la "$OUT"/cache-new.txz.part* 2>/dev/null | awk '{print $5, $9}'
 }
+# all_gpu_tests PREFILL_S TESTS_S: compile on this host what the carried cache lacks for the GPU
+# tests (scripts/device/prefill_gpu_tests.py), then run every one; logs under $OUT.
+all_gpu_tests() {
+  timeout "$1" python3 scripts/device/prefill_gpu_tests.py > $OUT/prefill.log 2>&1
+  echo "prefill rc=$? ok=$(grep -c '^ok' $OUT/prefill.log)"; grep -E "^FAIL|Error" $OUT/prefill.log | head -5 | cut -c1-200
+  timeout "$2" python3 -m pytest -q -p no:cacheprovider -rA tests/gpu -m gpu > $OUT/gpu_tests.log 2>&1
+  echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -12 | cut -c1-250
+}

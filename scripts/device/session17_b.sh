@@ -5,7 +5,4 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 300 python3 scripts/device/prefill_gpu_tests.py > $OUT/prefill.log 2>&1
-echo "prefill rc=$? ok=$(grep -c '^ok' $OUT/prefill.log)"; grep -E "^FAIL|Error" $OUT/prefill.log | head -5 | cut -c1-200
-timeout 250 python3 -m pytest -q -p no:cacheprovider -rA tests/gpu -m gpu > $OUT/gpu_tests.log 2>&1
-echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | head -16 | cut -c1-250
+all_gpu_tests 300 250

@@ -14,10 +14,7 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 200 python3 scripts/device/prefill_gpu_tests.py > $OUT/prefill.log 2>&1
-echo "prefill rc=$? ok=$(grep -c '^ok' $OUT/prefill.log)"; grep -E "^FAIL|Error" $OUT/prefill.log | head -5 | cut -c1-200
-timeout 200 python3 -m pytest -q -p no:cacheprovider -rA tests/gpu -m gpu > $OUT/gpu_tests.log 2>&1
-echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -12 | cut -c1-250
+all_gpu_tests 200 200
 timeout 150 python3 scripts/device/session18_c.py $OUT/ffn1_cooperative.json > $OUT/ffn1_cooperative.log 2>&1
 echo "cooperative rc=$?"; grep -v '^{' $OUT/ffn1_cooperative.log | cut -c1-150 | tail -12
 timeout 240 python3 -m bench.gemm_pairs --l2-prefetch --out $OUT/l2_prefetch.json > $OUT/l2_prefetch.log 2>&1
