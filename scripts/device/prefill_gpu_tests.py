@@ -26,6 +26,7 @@ from tests.gpu.test_gpu_tuning import (  # noqa: E402
     SM80_NONE,
     SM90_BIAS,
     STREAMK,
+    TALL_SWAPPED,
     TUNED,
     WARP_STORES,
 )
@@ -44,7 +45,8 @@ def runtime_test_configs() -> list[KernelConfig]:
 def gpu_test_configs() -> list[KernelConfig]:
     configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK,
                *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values()),
-               *(cfg for cfg, _ in CLUSTER_SPLIT.values()), *(cfg for cfg, _ in ACTIVATION_MATH.values())]
+               *(cfg for cfg, _ in CLUSTER_SPLIT.values()), *(cfg for cfg, _ in ACTIVATION_MATH.values()),
+               TALL_SWAPPED, replace(TALL_SWAPPED, epilogue=Epilogue.none)]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:

@@ -351,3 +351,15 @@ ACTIVATION_MATH = {
 @pytest.mark.parametrize("kind", sorted(ACTIVATION_MATH))
 def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
     _verifies_on(*ACTIVATION_MATH[kind], tmp_path)
+
+
+# The swapped 128x192 ping-pong tile for mid-size GEMMs (worker/kernels/space.py
+# _sm90_tall_swapped_configs: cuBLAS's 192-row tiling, 192 accumulators a thread): tails in M, N and
+# K, with a fused bias (along the kernel's rows) + GELU, and bert-base.qkv itself.
+TALL_SWAPPED = replace(FFN1, tile=(128, 192, 64), swap_ab=True)
+
+
+@pytest.mark.parametrize("epilogue", ["bias_gelu", "none"])
+def test_tall_swapped_kernels_verify(epilogue: str, tmp_path: Path) -> None:
+    shapes = [(1000, 776, 1032)] + ([(4096, 2304, 768)] if epilogue == "none" else [])
+    _verifies_on(replace(TALL_SWAPPED, epilogue=Epilogue(epilogue)), shapes, tmp_path)

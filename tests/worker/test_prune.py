@@ -217,7 +217,7 @@ def test_decode_searches_swapped_operands_in_their_own_frame() -> None:
 
     swapped = [c for c in full_space(DECODE, "sm_90a") if c.swap_ab]
     assert swapped and all(c.family is Family.sm90_tma and c.tile[1] <= 32 for c in swapped)
-    assert not any(c.swap_ab for c in full_space(BIG, "sm_90a"))
+    assert all(c.tile == (128, 192, 64) for c in full_space(BIG, "sm_90a") if c.swap_ab)  # the tall tile only
     cfg = replace(C90, tile=(64, 16, 128), schedule=Schedule.pingpong, swap_ab=True)
     frame = DECODE.as_run_by(cfg)
     assert (frame.m, frame.n, frame.k) == (4096, 16, 4096)
@@ -410,3 +410,22 @@ def test_cluster_split_k_runs_one_resident_wave_of_even_slices_and_skips_the_mem
             render(bad)
     with pytest.raises(UnsupportedConfig):  # the other modes still need a tile scheduler
         render(replace(cluster, split_k_mode="none", split_k=1))
+
+
+def test_mid_size_gemms_search_the_swapped_tall_tile() -> None:
+    """cuBLAS's 192-row tiling through swapped operands (session 18 run E: bert-base.qkv 25.6 µs
+    against the 128x128 winner's 27.3): in the space for M > 128 (row-major A, column-major B),
+    kept though it holds 192 accumulators a thread, and picked by the selection for bert-base.qkv."""
+    from worker.selection import select_gemm
+
+    qkv = GemmSpec(m=4096, n=2304, k=768)
+    problem = GemmProblem.from_spec(qkv)
+    tall = [c for c in full_space(problem, "sm_90a") if c.swap_ab]
+    assert {(c.tile, c.schedule, c.cluster) for c in tall} == {((128, 192, 64), Schedule.pingpong, (1, 2)),
+                                                                ((128, 192, 64), Schedule.pingpong, (2, 1))}
+    assert all(P.accumulator_registers(c, problem.as_run_by(c), H) is None for c in tall)
+    plain = replace(tall[0], swap_ab=False)
+    assert P.accumulator_registers(plain, problem, H) == "192 accumulators per thread"  # never measured
+    assert any(c.swap_ab and c.tile == (128, 192, 64) for c in select_gemm(qkv, "sm_90a", H, 16).report.kept)
+    col_a = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768, layout_a="col"))
+    assert not any(c.swap_ab for c in full_space(col_a, "sm_90a"))
