@@ -49,6 +49,10 @@
 #     kernel, a 64-wide subtile and 4 stores in flight nothing. An L2 prefetch of each tile's K blocks
 #     past the pipeline lost on every shape (+20% to +55%) and was taken out (code at e6276d9).
 #     Next for the fusion cost: three consumer warpgroups taking turns (two mainloops per epilogue).
+#     Also session 18 (runs E, F): swapped operands give cuBLAS's 192-row tiling (ping-pong 128x192,
+#     192 accumulators); now in the space for M > 128, it took bert-base.qkv from 0.95 to 1.02. Next:
+#     a full suite search (`kiln bench gemm --limit 16`, every mid-size shape now times the tile; compile
+#     on a CPU host first) and a replay of scripts/device/replay_session18.json for one geomean.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
