@@ -291,7 +291,10 @@ def activation_problems(only: list[str] | None = None, winners_file: Path = WARP
             continue
         cfg = KernelConfig.from_dict(row["winner"])
         spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
-        problems.append((row["name"], spec, [replace(cfg, activation_math=m) for m in ActivationMath]))
+        # the maths that render different kernels here (SiLU's "tanh" and "packed" are one kernel)
+        variants = list({replace(cfg, activation_math=m).name: replace(cfg, activation_math=m)
+                         for m in ActivationMath}.values())
+        problems.append((row["name"], spec, variants))
         parts = spec.epilogue.parts
         alone = [Epilogue.none] + ([Epilogue.bias, Epilogue(parts.activation.value)] if parts.bias else [])
         for epilogue in alone:

@@ -164,7 +164,20 @@ def test_activation_math_leaves_other_epilogues_alone() -> None:
         names = {_store_bound_winner(epilogue=epilogue, activation_math=m).name for m in ActivationMath}
         assert len(sources) == 1 and len(names) == 1, epilogue
     assert _store_bound_winner(epilogue=Epilogue.silu).name.endswith("_silu")  # packed: the default, no suffix
-    assert _store_bound_winner(epilogue=Epilogue.silu, activation_math=ActivationMath.tanh).name.endswith("_silu_tanh")
+
+
+def test_activation_math_names_one_kernel_once() -> None:
+    """Maths that render the same source carry the same name: SiLU's "tanh" and "packed" (pairs are
+    GELU's only), and GELU's where the TMA epilogue's node is not there to pair it (no-smem, bf16)."""
+    for cfg in (_store_bound_winner(epilogue=Epilogue.silu),
+                _store_bound_winner(epilogue=Epilogue.gelu, epilogue_schedule=EpilogueSchedule.nosmem),
+                _store_bound_winner(epilogue=Epilogue.gelu, dtype=DType.bf16)):
+        tanh, packed = (replace(cfg, activation_math=m) for m in (ActivationMath.tanh, ActivationMath.packed))
+        assert render(tanh) == render(packed) and tanh.name == packed.name
+    gelu = _store_bound_winner(epilogue=Epilogue.gelu)
+    tanh, packed = (replace(gelu, activation_math=m) for m in (ActivationMath.tanh, ActivationMath.packed))
+    assert render(tanh) != render(packed) and tanh.name == packed.name + "_tanh"
+    assert replace(gelu, activation_math=ActivationMath.cutlass).name == packed.name + "_cutlass"
 
 
 @pytest.mark.parametrize("math", [ActivationMath.tanh, ActivationMath.packed])

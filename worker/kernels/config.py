@@ -69,6 +69,11 @@ class ActivationMath(StrEnum):
 
 
 KILN_ACTIVATIONS = frozenset({Activation.gelu, Activation.silu, Activation.sigmoid})  # what activation_math changes
+# What "packed" computes on fp16 pairs: GELU's FP32 form is five FP32 operations and a tanh, its
+# pair form two and a half per element plus the pair shuffles; SiLU's and sigmoid's FP32 forms are
+# two operations and ran 0.3% faster than their pairs (session 18 run A: the f16x2 tanh issues as
+# two MUFU operations on the H200, so pairs save only the FP32 work).
+PAIRED_ACTIVATIONS = frozenset({Activation.gelu})
 
 
 class Decomposition(StrEnum):
@@ -146,13 +151,25 @@ class KernelConfig:
     @property
     def variant_name(self) -> str:
         """The compiled kernel's name (launch-time fields left out)."""
-        default = self.activation_math is ActivationMath.packed or not self.has_kiln_activation
-        return self._family_name + ("" if default else f"_{self.activation_math.value}")
+        math = self.activation_math
+        same_as_default = (not self.has_kiln_activation or math is ActivationMath.packed
+                           or (math is ActivationMath.tanh and not self.pairs_activation))
+        return self._family_name + ("" if same_as_default else f"_{math.value}")
 
     @property
     def has_kiln_activation(self) -> bool:
         """Whether the epilogue has an activation that activation_math changes."""
         return self.epilogue.parts.activation in KILN_ACTIVATIONS
+
+    @property
+    def pairs_activation(self) -> bool:
+        """Whether "packed" computes the activation on fp16 pairs here: GELU in the TMA epilogue's
+        activation node (sm90 GEMMs and convs), fp16 output, no residual. Elsewhere "packed"
+        renders the same kernel as "tanh"."""
+        parts = self.epilogue.parts
+        tma = self.family is Family.sm90_conv_fprop or (
+            self.family is Family.sm90_tma and self.epilogue_schedule is EpilogueSchedule.tma)
+        return tma and self.dtype is DType.f16 and not parts.residual and parts.activation in PAIRED_ACTIVATIONS
 
     @property
     def _family_name(self) -> str:

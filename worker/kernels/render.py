@@ -141,20 +141,10 @@ def activation_fn(cfg: KernelConfig, activation: Activation) -> str:
     return KILN_ACTIVATION_FN.get(activation, ACTIVATION_FN[activation])
 
 
-# What "packed" computes on fp16 pairs: GELU's FP32 form is five FP32 operations and a tanh, its
-# pair form two and a half per element plus the pair shuffles; SiLU's and sigmoid's FP32 forms are
-# two operations and ran 0.3% faster than their pairs (session 18 run A: the f16x2 tanh issues as
-# two MUFU operations on the H200, so pairs save only the FP32 work).
-PAIRED_ACTIVATIONS = frozenset({Activation.gelu})
-
-
 def activation_element(cfg: KernelConfig) -> str:
     """The type the TMA epilogue's activation node computes in: the fp16 output itself where
     "packed" pairs the activation (the functor then sees half pairs), FP32 otherwise."""
-    parts = cfg.epilogue.parts
-    packed = (cfg.activation_math is ActivationMath.packed and cfg.dtype is DType.f16 and not parts.residual
-              and parts.activation in PAIRED_ACTIVATIONS)
-    return "Element" if packed else "float"
+    return "Element" if cfg.activation_math is ActivationMath.packed and cfg.pairs_activation else "float"
 
 
 def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
