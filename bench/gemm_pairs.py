@@ -292,8 +292,7 @@ def activation_problems(only: list[str] | None = None, winners_file: Path = WARP
         cfg = KernelConfig.from_dict(row["winner"])
         spec = GemmSpec(m=row["m"], n=row["n"], k=row["k"], dtype=row["dtype"], epilogue=row["epilogue"])
         # the maths that render different kernels here (SiLU's "tanh" and "packed" are one kernel)
-        variants = list({replace(cfg, activation_math=m).name: replace(cfg, activation_math=m)
-                         for m in ActivationMath}.values())
+        variants = list({v.name: v for v in (replace(cfg, activation_math=m) for m in ActivationMath)}.values())
         problems.append((row["name"], spec, variants))
         parts = spec.epilogue.parts
         alone = [Epilogue.none] + ([Epilogue.bias, Epilogue(parts.activation.value)] if parts.bias else [])

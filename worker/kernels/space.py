@@ -67,11 +67,17 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
 SWAP_AB_MAX_M = 128
 
 
+def swappable(p: GemmProblem) -> bool:
+    """What the swapped kernels are built for: the nn.Linear layout (row-major A, column-major B),
+    whose exchanged operands are again K-major, and 128-bit aligned K and N rows."""
+    return (p.layout_a, p.layout_b) == (Layout.row, Layout.col) and not p.k % 8 and not p.n % 8
+
+
 def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     """Decode GEMMs (M ≤ 128, nn.Linear layout) with A and B exchanged: the kernel's tile runs
     64 or 128 rows along N and 16–128 columns along M, where a plain kernel pads M to wgmma's 64
     (cuBLAS does the same: its decode kernels are 64x16 and 128x64 tiles with split-K)."""
-    if p.m > SWAP_AB_MAX_M or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8 or p.n % 8:
+    if p.m > SWAP_AB_MAX_M or not swappable(p):
         return
     tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128))
              if tn <= 2 * p.m and (tk == 64 or tm * tn <= 128 * 128)]
@@ -87,7 +93,7 @@ def _sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     cooperative, it ran 28.4; on attn_out (13.8 against 13.4) and ffn2 (a tie) it did not win
     (session 18 run E, gemm_pairs_h200_20261203_session18_e_swapped_192.json). The ranking model
     judges it like any tile, by its waves; the search times it where it ranks among the first."""
-    if p.m <= SWAP_AB_MAX_M or (p.layout_a, p.layout_b) != (Layout.row, Layout.col) or p.k % 8 or p.n % 8:
+    if p.m <= SWAP_AB_MAX_M or not swappable(p):
         return
     align = p.max_alignment()
     for cluster in ((1, 2), (2, 1)):
