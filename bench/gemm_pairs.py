@@ -37,7 +37,7 @@ from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import Rule, four_cta_cluster_without_an_extra_round, prune
 from worker.kernels.render import warp_stores_supported
-from worker.kernels.space import SWAP_AB_MAX_M, full_space, skinny_space
+from worker.kernels.space import SWAP_AB_MAX_M, full_space, skinny_space, sm90_tall_swapped_configs
 
 SHAPES = {  # the suite's shapes furthest below cuBLAS in session 4's fleet run
     "bert-base.attn_out": (4096, 768, 768, "none"),
@@ -305,6 +305,45 @@ def activation_problems(only: list[str] | None = None, winners_file: Path = WARP
     return problems
 
 
+# Each replayed suite winner beside its twins, one problem per shape, timed in turns.
+REPLAYED_FROM = Path("scripts/device/replay_session18.json")
+
+
+def replayed_problems(suite_file: Path, twins: Callable[[KernelConfig, GemmProblem], list[KernelConfig]],
+                      only: list[str] | None = None, winners_file: Path = REPLAYED_FROM
+                      ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """(name, spec, [winner, *twins]) for every replayed sm90 winner of the suite that has twins."""
+    from bench.gemm_suite import suite_specs
+
+    winners = {r["name"]: KernelConfig.from_dict(r["winner"]) for r in json.loads(winners_file.read_text())["shapes"]}
+    problems = []
+    for name, spec in suite_specs(suite_file):
+        cfg = winners.get(name)
+        if cfg is None or cfg.family is not Family.sm90_tma or (only and name not in only):
+            continue
+        others = [t for t in twins(cfg, GemmProblem.from_spec(spec)) if t != cfg]
+        if others:
+            problems.append((name, spec, [cfg, *others]))
+    return problems
+
+
+# The L2 promotion of the sm90 kernels' tiled TMA loads (KernelConfig.l2_promotion, a launch-time
+# field: the host encodes the descriptors): CUTLASS's 128 bytes, 256 (what DeepGEMM and other
+# hand-written Hopper GEMMs ask for: each request also brings the next 128 bytes of the row, the
+# next K block's, into L2) and none.
+L2_PROMOTION_SIZES = (128, 256, 0)
+
+
+def l2_promotion_twins(cfg: KernelConfig, _: GemmProblem) -> list[KernelConfig]:
+    return [replace(cfg, l2_promotion=size) for size in L2_PROMOTION_SIZES]
+
+
+def tall_swapped_twins(cfg: KernelConfig, problem: GemmProblem) -> list[KernelConfig]:
+    """The swapped 128x192 ping-pong tile (space.sm90_tall_swapped_configs) under both 2-CTA
+    clusters, as the search would build it for this problem."""
+    return list(sm90_tall_swapped_configs(problem))
+
+
 SKINNY = {"decode.m16": (16, 4096, 4096, "none"), "decode.m64": (64, 11008, 4096, "none"),
           "decode.m128": (128, 4096, 11008, "none"), "decode.m16.bias_gelu": (16, 4096, 4096, "bias_gelu")}
 
@@ -385,7 +424,13 @@ def main() -> None:
                    "cluster split-K config the rules keep (see CLUSTER_SPLIT_SHAPES)")
     p.add_argument("--activation", action="store_true", help="fused suite winners under each activation math, and "
                    "with each part of their epilogue alone (see ACTIVATION_SHAPES)")
-    p.add_argument("--turns", type=int, default=1, help="--activation: rounds over every problem (clock drift)")
+    p.add_argument("--suite", type=Path, default=Path("../shared/bench/suite.json"))
+    p.add_argument("--l2-promotion", action="store_true", help="the suite's replayed winners under each TMA L2 "
+                   "promotion (see REPLAYED_FROM)")
+    p.add_argument("--tall-swapped", action="store_true", help="the suite's replayed winners beside the swapped "
+                   "128x192 ping-pong tile")
+    p.add_argument("--turns", type=int, default=1, help="--activation, --l2-promotion, --tall-swapped: rounds over "
+                   "every problem (clock drift)")
     p.add_argument("--streamk", action="store_true", help="wave-limited shapes: stream-K against the persistent "
                    "scheduler at the same cooperative tiles (see STREAMK)")
     p.add_argument("--skinny", action="store_true", help="decode shapes: every weight-streaming config (tile, warps, "
@@ -436,8 +481,13 @@ def main() -> None:
             twins_in_turn(step, cluster_pairs(), args.only, rows, tiles)
         if args.cluster_split:
             twins_in_turn(step, cluster_split_pairs(), args.only, rows, tiles)
-        if args.activation:
-            problems = activation_problems(args.only)
+        if args.activation or args.l2_promotion or args.tall_swapped:
+            problems = activation_problems(args.only) if args.activation else []
+            if args.l2_promotion:
+                problems += replayed_problems(args.suite, l2_promotion_twins, args.only)
+            if args.tall_swapped:
+                problems += [(f"{name}.tall", spec, configs) for name, spec, configs
+                             in replayed_problems(args.suite, tall_swapped_twins, args.only)]
             step.compiler.compile_all([c.compiled for _, _, configs in problems for c in configs], target_arch="sm_90a")
             for turn in range(1, args.turns + 1):
                 for label, spec, configs in problems:
@@ -465,7 +515,7 @@ def main() -> None:
             step.compiler.compile_all(list(dict.fromkeys(c.compiled for name, shape in SKINNY.items()
                                                          for c in skinny_grid(*shape)
                                                          if not args.only or name in args.only)), target_arch="sm_90a")
-        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split or args.activation else DECODE if args.decode else KTILE if args.ktile
+        for name, (m, n, k, epilogue) in ({} if args.ksweep or args.decode_ksweep or args.bias or args.stores or args.warp_stores or args.clusters or args.cluster_split or args.activation or args.l2_promotion or args.tall_swapped else DECODE if args.decode else KTILE if args.ktile
                                           else STREAMK if args.streamk else SKINNY if args.skinny else SHAPES).items():
             if args.only and name not in args.only:
                 continue

@@ -35,9 +35,19 @@ def _ratio(library_us: float | None, kiln_us: float | None) -> float | None:
     return library_us / kiln_us if library_us and kiln_us else None
 
 
-def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | None = None) -> dict[str, Any]:
-    spec = GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
+def spec_of(entry: dict[str, Any]) -> GemmSpec:
+    """A suite GEMM entry as the spec a client would POST (fp16 and no epilogue unless it says)."""
+    return GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
                     epilogue=entry.get("epilogue", "none"))
+
+
+def suite_specs(suite_file: Path) -> list[tuple[str, GemmSpec]]:
+    """(name, spec) for each GEMM in a suite file."""
+    return [(e["name"], spec_of(e)) for e in json.loads(suite_file.read_text())["gemm"]]
+
+
+def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | None = None) -> dict[str, Any]:
+    spec = spec_of(entry)
     counters: dict[str, Any] = {}
     t0 = time.monotonic()
     if replay is not None:
@@ -111,8 +121,7 @@ def main() -> None:
             row["replayed_from"] = str(args.replay)
         elif i < args.warm:
             t0 = time.monotonic()
-            step.tune(GemmSpec(m=entry["m"], n=entry["n"], k=entry["k"], dtype=entry.get("dtype", "f16"),
-                               epilogue=entry.get("epilogue", "none")), "sm_90a", lambda **kw: None)
+            step.tune(spec_of(entry), "sm_90a", lambda **kw: None)
             row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
         if args.twins and row["epilogue"] != "none" and not args.replay:
             twin = tune_one(step, {**entry, "epilogue": "none"})

@@ -354,7 +354,7 @@ def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
 
 
 # The swapped 128x192 ping-pong tile for mid-size GEMMs (worker/kernels/space.py
-# _sm90_tall_swapped_configs: cuBLAS's 192-row tiling, 192 accumulators a thread): tails in M, N and
+# sm90_tall_swapped_configs: cuBLAS's 192-row tiling, 192 accumulators a thread): tails in M, N and
 # K, with a fused bias (along the kernel's rows) + GELU, and bert-base.qkv itself.
 TALL_SWAPPED = replace(FFN1, tile=(128, 192, 64), swap_ab=True)
 
@@ -363,3 +363,10 @@ TALL_SWAPPED = replace(FFN1, tile=(128, 192, 64), swap_ab=True)
 def test_tall_swapped_kernels_verify(epilogue: str, tmp_path: Path) -> None:
     shapes = [(1000, 776, 1032)] + ([(4096, 2304, 768)] if epilogue == "none" else [])
     _verifies_on(replace(TALL_SWAPPED, epilogue=Epilogue(epilogue)), shapes, tmp_path)
+
+
+# The TMA descriptors' L2 promotion (KernelConfig.l2_promotion) is a launch-time field: one cubin,
+# its tiled descriptors encoded on the host with each size; every one must give the same answers.
+@pytest.mark.parametrize("size", [0, 64, 256])
+def test_each_l2_promotion_verifies(size: int, tmp_path: Path) -> None:
+    _verifies_on(replace(FFN1, l2_promotion=size), [(1000, 776, 1032)], tmp_path)

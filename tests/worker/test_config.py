@@ -36,3 +36,15 @@ def test_names_identify_compiled_and_launch_time_parts() -> None:
     assert raster.compiled == SM90
     assert SM80.name.endswith("_k2") and SM80.compiled.split_k == 1
     assert SM80.threads == 128 and SM90.threads == 384
+
+
+def test_l2_promotion_is_a_launch_time_field_the_contract_states() -> None:
+    """One cubin for every promotion: the name says which, the compiled identity does not, and the
+    launch contract tells a client's encoder what to pass."""
+    from worker.runtime.launch_meta import launch_meta
+
+    wide = replace(SM90, l2_promotion=256)
+    assert wide.name == SM90.name + "_l2p256" and wide.compiled == SM90 and wide.variant_name == SM90.variant_name
+    assert launch_meta(SM90)["tma_encode"]["l2_promotion"] == "L2_128B"
+    assert launch_meta(wide)["tma_encode"]["l2_promotion"] == "L2_256B"
+    assert launch_meta(replace(SM90, l2_promotion=0))["tma_encode"]["l2_promotion"] == "NONE"

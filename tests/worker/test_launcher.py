@@ -43,3 +43,28 @@ def test_a_second_kernel_gets_its_own_argument_array_into_the_same_params() -> N
     assert launch.workspace_alloc == 256 + 4096
     plain = PreparedLaunch(bytes(128), {}, (1, 1, 1), 128, 0, (1, 1), 100)
     assert PackedArgs.of(bytes(128), plain).reduce_address == 0 and plain.workspace_alloc == 100
+
+
+def test_tiled_descriptors_are_encoded_with_the_contracts_l2_promotion(monkeypatch) -> None:
+    """The launch packs each tiled TMA descriptor with the promotion its contract names."""
+    import ctypes
+
+    from worker.runtime import launcher
+
+    seen = []
+    blob = ctypes.create_string_buffer(128)
+
+    class Encoded:
+        def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
+            return ctypes.addressof(blob)
+
+    def encode(*args):
+        seen.append(args[9].name)
+        return launcher.cu.CUresult.CUDA_SUCCESS, Encoded()
+
+    monkeypatch.setattr(launcher.cu, "cuTensorMapEncodeTiled", encode)
+    desc = launcher.TmaDesc("A", 0, 2, 3, [64, 128], [2, 128], [64, 64])
+    for name in ("L2_128B", "L2_256B", "NONE"):
+        PreparedLaunch(bytes(128), {}, (1, 1, 1), 128, 0, (1, 1), 0, [desc], l2_promotion=name).pack({"A": 4096})
+    assert seen == [
+        "CU_TENSOR_MAP_L2_PROMOTION_L2_128B", "CU_TENSOR_MAP_L2_PROMOTION_L2_256B", "CU_TENSOR_MAP_L2_PROMOTION_NONE"]

@@ -85,6 +85,11 @@ class Decomposition(StrEnum):
     streamk = "streamk"
 
 
+# How far each L2 request of an sm90 kernel's tiled TMA loads is widened (bytes; the descriptor's
+# CUtensorMapL2promotion, encoded on the host per launch). CUTLASS's own encoder asks for 128.
+L2_PROMOTIONS = (0, 64, 128, 256)
+DEFAULT_L2_PROMOTION = 128
+
 Triple = tuple[int, int, int]
 Pair = tuple[int, int]
 
@@ -128,14 +133,17 @@ class KernelConfig:
     pad_c: int = 0  # conv: the client pads channels to a multiple of this (0: no padding)
     s2d: int = 0  # conv: the client folds the input space-to-depth by this block first (0: no)
     pad_kn: int = 0  # GEMM: the client zero-pads K and N to a multiple of this (0: no padding)
+    # sm90 tiled TMA descriptors: bytes each L2 request is widened to (0, 64, 128, 256; the host
+    # encodes them, so no recompile)
+    l2_promotion: int = DEFAULT_L2_PROMOTION
 
-    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "decomposition", "pad_c", "pad_kn", "s2d")
+    RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "decomposition", "pad_c", "pad_kn", "s2d", "l2_promotion")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
         return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, decomposition=Decomposition.heuristic,
-                       pad_c=0, pad_kn=0, s2d=0)
+                       pad_c=0, pad_kn=0, s2d=0, l2_promotion=DEFAULT_L2_PROMOTION)
 
     @property
     def padding(self) -> int:
@@ -219,6 +227,8 @@ class KernelConfig:
             suffix += f"_padc{self.pad_c}"
         if self.pad_kn:
             suffix += f"_padkn{self.pad_kn}"
+        if self.l2_promotion != DEFAULT_L2_PROMOTION:
+            suffix += f"_l2p{self.l2_promotion}"
         return self.variant_name + suffix
 
     @property

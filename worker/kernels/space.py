@@ -61,7 +61,7 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
     for prob, pad in as_given_and_padded(p):
         yield from _sm90_configs(prob, pad)
     yield from _sm90_swapped_configs(p)
-    yield from _sm90_tall_swapped_configs(p)
+    yield from sm90_tall_swapped_configs(p)
 
 
 SWAP_AB_MAX_M = 128
@@ -84,7 +84,7 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True, cluster_split=True)
 
 
-def _sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
+def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
     """Mid-size and large GEMMs with A and B exchanged under a 128x192 ping-pong tile: 192 rows along
     the problem's M and 128 along its N, cuBLAS's own tiling for such shapes (its 192x128 and
     192x192 kernels), which the plain kernels' tiles (M of 64, 128, 256) cannot give. On

@@ -62,6 +62,11 @@ def builder_args(cfg: KernelConfig) -> list[str]:
     return args
 
 
+def l2_promotion_name(size: int) -> str:
+    """The CUtensorMapL2promotion suffix (CU_TENSOR_MAP_L2_PROMOTION_<name>) for a promotion in bytes."""
+    return f"L2_{size}B" if size else "NONE"
+
+
 def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, Any]:
     """`conv_as_gemm`: a GEMM kernel that serves a pointwise (1x1, stride 1) Conv2d."""
     parts = cfg.epilogue.parts
@@ -74,7 +79,8 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "meta_len": META_LEN,
         "meta_fields": META_FIELDS,
         "tma_operands": tma_operands(cfg),
-        "tma_encode": {"data_type": "UINT16", "interleave": "NONE", "l2_promotion": "L2_128B", "oob_fill": "NONE"},
+        "tma_encode": {"data_type": "UINT16", "interleave": "NONE", "l2_promotion": l2_promotion_name(cfg.l2_promotion),
+                       "oob_fill": "NONE"},
         "params_by_value": True,
         "pointer_slots": "found per shape: build with sentinel pointers, scan Params for them (see worker/runtime/launcher.py)",
         "workspace": "meta[workspace] bytes, of which those from offset meta[workspace_clear] on are zeroed before "

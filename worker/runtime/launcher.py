@@ -129,6 +129,7 @@ class PreparedLaunch:
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
     workspace_clear: int = 0  # where the zeroed part of the workspace starts (stream-K: its barriers)
+    l2_promotion: str = "L2_128B"  # the tiled descriptors' CU_TENSOR_MAP_L2_PROMOTION_<this> (contract's tma_encode)
     scratch_bytes: int = 0  # after the workspace, not zeroed (parallel split-K's fp32 partials)
     reduce: tuple[int, int, int] | None = None  # the second kernel's params offset, grid and threads
     reduce_config: Any = None  # the reduction's CUlaunchConfig (programmatic dependent launch), built on first launch
@@ -151,18 +152,19 @@ class PreparedLaunch:
             for off, delta in offsets:
                 struct.pack_into("<Q", buf, off, base + delta if base else 0)
         for d in self.tma:
-            encoded = encode_im2col(pointers[d.operand], d.im2col) if d.im2col else encode_tma(pointers[d.operand], d)
+            encoded = (encode_im2col(pointers[d.operand], d.im2col) if d.im2col
+                       else encode_tma(pointers[d.operand], d, self.l2_promotion))
             buf[d.offset:d.offset + 128] = encoded
         return bytes(buf)
 
 
-def encode_tma(ptr: int, d: TmaDesc) -> bytes:
+def encode_tma(ptr: int, d: TmaDesc, l2_promotion: str = "L2_128B") -> bytes:
     tm = check(cu.cuTensorMapEncodeTiled(
         cu.CUtensorMapDataType.CU_TENSOR_MAP_DATA_TYPE_UINT16, d.rank, ptr,
         [cu.cuuint64_t(x) for x in d.dims[:d.rank]], [cu.cuuint64_t(x) for x in d.strides[1:d.rank]],
         [cu.cuuint32_t(x) for x in d.box[:d.rank]], [cu.cuuint32_t(1)] * d.rank,
         cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, getattr(cu.CUtensorMapSwizzle, _SWIZZLE[d.swizzle]),
-        cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+        getattr(cu.CUtensorMapL2promotion, f"CU_TENSOR_MAP_L2_PROMOTION_{l2_promotion}"),
         cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
     return ctypes.string_at(tm.getPtr(), 128)
 
@@ -251,7 +253,8 @@ class LoadedKernel:
         return PreparedLaunch(bytes(params), slots, (meta[g], meta[g + 1], meta[g + 2]), meta[f["threads"]], smem,
                               (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma,
                               scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce,
-                              workspace_clear=meta[f["workspace_clear"]] if "workspace_clear" in f else 0)
+                              workspace_clear=meta[f["workspace_clear"]] if "workspace_clear" in f else 0,
+                              l2_promotion=self.launch.get("tma_encode", {}).get("l2_promotion", "L2_128B"))
 
     def _build(self, values: dict[str, Any], scratch: int, stream: int) -> tuple[int, ...]:
         """One run of the cubin's params builder; Params stay in `scratch`, meta comes back."""
