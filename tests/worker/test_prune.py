@@ -429,3 +429,23 @@ def test_mid_size_gemms_search_the_swapped_tall_tile() -> None:
     assert any(c.swap_ab and c.tile == (128, 192, 64) for c in select_gemm(qkv, "sm_90a", H, 16).report.kept)
     col_a = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768, layout_a="col"))
     assert not any(c.swap_ab for c in full_space(col_a, "sm_90a"))
+
+
+def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
+    """CUTLASS rounds each grid dimension up to the cluster's and the padding CTAs run their
+    mainloop: on llama7b.qkv (M = 2048: 11 swapped tiles of 192 rows) the 2x1 cluster covers the
+    grid exactly and the 1x2 one pads it to 12 (345 against 272 µs, session 19 run A), so the
+    search's one tall swapped slot goes to 2x1; where M divides evenly (bert, M = 4096) both cost
+    the same and 1x2 keeps it."""
+    from worker.kernels.space import sm90_tall_swapped_configs
+
+    qkv = GemmProblem.from_spec(GemmSpec(m=2048, n=12288, k=4096))
+    c12, c21 = sorted(sm90_tall_swapped_configs(qkv), key=lambda c: c.cluster)
+    assert (c12.cluster, c21.cluster) == ((1, 2), (2, 1))
+    assert P._launched_tiles(c12, qkv.as_run_by(c12)) == 96 * 12 and P._tiles(c12, qkv.as_run_by(c12)) == 96 * 11
+    assert P.estimated_cost(c21, qkv.as_run_by(c21), H) < P.estimated_cost(c12, qkv.as_run_by(c12), H)
+    report = P.prune(full_space(qkv, "sm_90a"), qkv, H, limit=16)
+    assert [c.cluster for c in report.kept if c.swap_ab] == [(2, 1)]
+    bert = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
+    c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
+    assert P.estimated_cost(c12, bert.as_run_by(c12), H) == P.estimated_cost(c21, bert.as_run_by(c21), H)
