@@ -25,7 +25,7 @@ from worker.kernels.prune import PruneReport
 from worker.kernels.render import activation_of
 from worker.measure_process import MeasurementProcess
 from worker.runtime.launch_meta import plan_entry
-from worker.selection import select_conv, select_gemm
+from worker.selection import leader_twins, select_conv, select_gemm
 from worker.step import BuiltKernel, Progress, StepFailed, StepOutcome
 
 DEFAULT_LIMIT = int(os.environ.get("KILN_TUNE_LIMIT", "12"))
@@ -111,9 +111,12 @@ class GpuTuningStep:
                 path = Path(tmp) / f"{cfg.variant_name}.cubin"  # one file per cubin, shared by its launch variants
                 if not path.exists():
                     path.write_bytes(o.cubin or b"")
-                entry = plan_entry(cfg, str(path), conv_as_gemm=isinstance(spec, Conv2dSpec) and not cfg.is_conv)
+                conv_as_gemm = isinstance(spec, Conv2dSpec) and not cfg.is_conv
+                twins = [{**plan_entry(t, str(path), conv_as_gemm=conv_as_gemm), "compile_seconds": o.seconds,
+                          "source_sha256": o.source_sha256, "arch": o.arch} for t in leader_twins(cfg)]
+                entry = plan_entry(cfg, str(path), conv_as_gemm=conv_as_gemm)
                 candidates.append({**entry, "compile_seconds": o.seconds, "source_sha256": o.source_sha256,
-                                   "arch": o.arch})
+                                   "arch": o.arch, "leader_twins": twins})
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))
@@ -166,6 +169,7 @@ class GpuTuningStep:
     def _outcome(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], failed: list[dict[str, Any]],
                  results: dict[str, Any]) -> StepOutcome:
         by_name = {c["name"]: c for c in candidates}
+        by_name.update({t["name"]: t for c in candidates for t in c.get("leader_twins", [])})
         rows = list(failed)
         for name, r in results["candidates"].items():
             c = by_name[name]
