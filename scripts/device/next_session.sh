@@ -53,6 +53,17 @@
 #     192 accumulators); now in the space for M > 128, it took bert-base.qkv from 0.95 to 1.02. Next:
 #     a full suite search (`kiln bench gemm --limit 16`, every mid-size shape now times the tile; compile
 #     on a CPU host first) and a replay of scripts/device/replay_session18.json for one geomean.
+#  2e. Done in session 19: every replayed winner beside the swapped 128x192 tile (`kiln bench pairs
+#     --tall-swapped`) and at each TMA L2 promotion (`--l2-promotion`). The tile (2x1) took bert-base.ffn1
+#     (34.4 -> 33.3-33.5 us, fusion cost +9.2% -> +5.1%) and llama7b.qkv (277.3 -> 274.6); the cost model now
+#     counts cluster padding (1x2 padded M = 2048's 11 tiles to 12 and lost 15-27%); L2 promotion 256 is a
+#     leader twin (square.1024 -2%). Replay with leader twins: geomean 1.012 (session19_c_replay.json).
+#     Next: (a) the full suite search (`kiln bench gemm --limit 16`, 151 distinct cubins, ~75 s each on one
+#     CPU core: compile on a CPU farm or in two GPU runs); (b) decode.m16's winner (swapped 64x32x128
+#     persistent) ranks 17th of its selection, behind three 2.x kernels that never win on the H200: a
+#     Hopper selection could stop spending slots on 2.x kernels; (c) bert-base.ffn1's fusion cost is +5.1%
+#     on the swapped kernel, which per-warp stores (not built for swapped/column-major D) could take under
+#     5%; (d) attn_out (0.94) and square.1024 (0.91) stay the one-wave gaps.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).

@@ -22,3 +22,10 @@ all_gpu_tests() {
   timeout "$2" python3 -m pytest -q -p no:cacheprovider -rA tests/gpu -m gpu > $OUT/gpu_tests.log 2>&1
   echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -12 | cut -c1-250
 }
+# suite_replay REPLAY_JSON TIMEOUT_S: `kiln bench gemm --replay` of the whole suite (each stored winner
+# re-timed beside the library), its table echoed; the result is $OUT/gemm_replay.json.
+suite_replay() {
+  timeout "$2" python3 -m bench.gemm_suite --suite .devcarry/suite.json --replay "$1" --out $OUT/gemm_replay.json \
+    > $OUT/replay.log 2>&1
+  echo "replay rc=$?"; grep -v '^{' $OUT/replay.log | tail -22 | cut -c1-150
+}

@@ -10,9 +10,7 @@ source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
 timeout 150 python3 scripts/device/session19_b.py .devcarry/suite.json $OUT/leads.json > $OUT/leads.log 2>&1
 echo "leads rc=$?"; grep -v '^{' $OUT/leads.log | cut -c1-140 | tail -24
-timeout 250 python3 -m bench.gemm_suite --suite .devcarry/suite.json --replay scripts/device/replay_session19.json \
-  --out $OUT/gemm_replay.json > $OUT/replay.log 2>&1
-echo "replay rc=$?"; grep -v '^{' $OUT/replay.log | tail -22 | cut -c1-150
+suite_replay scripts/device/replay_session19.json 250
 timeout 170 python3 -m bench.gemm_suite --suite .devcarry/suite.json --only llama7b.qkv --limit 16 --warm 1 \
   --out $OUT/gemm_qkv_search.json > $OUT/search.log 2>&1
 echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -4 | cut -c1-150

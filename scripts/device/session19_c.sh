@@ -7,9 +7,7 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 280 python3 -m bench.gemm_suite --suite .devcarry/suite.json --replay scripts/device/replay_session19.json \
-  --out $OUT/gemm_replay.json > $OUT/replay.log 2>&1
-echo "replay rc=$?"; grep -v '^{' $OUT/replay.log | tail -22 | cut -c1-150
+suite_replay scripts/device/replay_session19.json 280
 timeout 200 python3 -m bench.gemm_suite --suite .devcarry/suite.json --only bert-base.ffn1 --limit 16 --warm 1 \
   --out $OUT/gemm_ffn1_search.json > $OUT/search.log 2>&1
 echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -4 | cut -c1-150
