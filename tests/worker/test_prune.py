@@ -449,3 +449,16 @@ def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
     bert = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
     c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
     assert P.estimated_cost(c12, bert.as_run_by(c12), H) == P.estimated_cost(c21, bert.as_run_by(c21), H)
+
+
+def test_mma_sync_kernels_rank_behind_on_wgmma_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No 2.x kernel has won on the H200: on wgmma hardware a 2.x kernel's cost carries a surcharge
+    (sm90 kernels' does not), and decode.m16's measured winner (swapped 64x32x128, persistent,
+    no-smem epilogue) makes its 16, which three 2.x split-K kernels had pushed it out of."""
+    charged, sm90 = P.estimated_cost(C80, BIG, H), P.estimated_cost(C90, BIG, H)
+    monkeypatch.setattr(P, "MMA_SYNC_ON_WGMMA_HARDWARE_COST", 1.0)
+    assert charged == pytest.approx(P.estimated_cost(C80, BIG, H) * 1.3) and sm90 == P.estimated_cost(C90, BIG, H)
+    monkeypatch.undo()
+    winner = replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                     swap_ab=True)
+    assert winner in P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16).kept

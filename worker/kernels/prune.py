@@ -550,7 +550,16 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
+    elif cfg.is_2x and hw.has_wgmma:
+        cost *= MMA_SYNC_ON_WGMMA_HARDWARE_COST
     return cost
+
+
+# CUTLASS 2.x (mma.sync) kernels where wgmma exists: none has won a suite GEMM or conv on the H200
+# since session 2, memory-bound ones included (decode.m16: every 2.x split-K candidate 21.3-22.4 µs,
+# the swapped sm90 kernels 14.1-14.6), yet the roofline model, blind to the instruction rate on
+# memory-bound shapes, ranked three of them into decode.m16's 16 and its winner out (session 19).
+MMA_SYNC_ON_WGMMA_HARDWARE_COST = 1.3
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
