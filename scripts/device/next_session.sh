@@ -59,9 +59,9 @@
 #     counts cluster padding (1x2 padded M = 2048's 11 tiles to 12 and lost 15-27%); L2 promotion 256 is a
 #     leader twin (square.1024 -2%). Replay with leader twins: geomean 1.012 (session19_c_replay.json).
 #     Next: (a) the full suite search (`kiln bench gemm --limit 16`, 151 distinct cubins, ~75 s each on one
-#     CPU core: compile on a CPU farm or in two GPU runs); (b) decode.m16's winner (swapped 64x32x128
-#     persistent) ranks 17th of its selection, behind three 2.x kernels that never win on the H200: a
-#     Hopper selection could stop spending slots on 2.x kernels; (c) bert-base.ffn1's fusion cost is +5.1%
+#     CPU core: compile on a CPU farm or in two GPU runs); (b) done (run E): 2.x kernels carry a 1.3x
+#     surcharge on wgmma hardware, decode.m16's search is back to its swapped kernels (1.05x; the 64x32x128
+#     winner sits in the 16th slot: a further ranking fix for decode would give it room); (c) bert-base.ffn1's fusion cost is +5.1%
 #     on the swapped kernel, which per-warp stores (not built for swapped/column-major D) could take under
 #     5%; (d) attn_out (0.94) and square.1024 (0.91) stay the one-wave gaps.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
