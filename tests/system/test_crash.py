@@ -23,7 +23,10 @@ MIN_KILLS = 20
 @pytest.mark.service_settings(lease_seconds="1.5", reaper_interval_seconds="0.3", retry_backoff_seconds="0",
                               max_attempts="50")
 def test_sigkill_mid_lease_loses_nothing(live: LiveService, tmp_path: Path) -> None:
-    sim = {"KILN_SIM_MIN_SECONDS": "0.15", "KILN_SIM_MAX_SECONDS": "0.4"}
+    # Steps long enough that the poll below (a /workers call and one /jobs call per busy worker)
+    # still finds a step running when the kill lands on a loaded CI host: with 0.15-0.4 s steps,
+    # 6 of 20 kills once hit a worker whose step had just ended (session 19).
+    sim = {"KILN_SIM_MIN_SECONDS": "0.4", "KILN_SIM_MAX_SECONDS": "0.9"}
     log = tmp_path / "executions.log"
     rng = random.Random(7)
     with live.client() as client:
