@@ -112,11 +112,10 @@ class GpuTuningStep:
                 if not path.exists():
                     path.write_bytes(o.cubin or b"")
                 conv_as_gemm = isinstance(spec, Conv2dSpec) and not cfg.is_conv
-                twins = [{**plan_entry(t, str(path), conv_as_gemm=conv_as_gemm), "compile_seconds": o.seconds,
-                          "source_sha256": o.source_sha256, "arch": o.arch} for t in leader_twins(cfg)]
-                entry = plan_entry(cfg, str(path), conv_as_gemm=conv_as_gemm)
-                candidates.append({**entry, "compile_seconds": o.seconds, "source_sha256": o.source_sha256,
-                                   "arch": o.arch, "leader_twins": twins})
+                built = {"compile_seconds": o.seconds, "source_sha256": o.source_sha256, "arch": o.arch}
+                twins = [{**plan_entry(t, str(path), conv_as_gemm=conv_as_gemm), **built} for t in leader_twins(cfg)]
+                candidates.append({**plan_entry(cfg, str(path), conv_as_gemm=conv_as_gemm), **built,
+                                   "leader_twins": twins})
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))

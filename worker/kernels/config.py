@@ -87,7 +87,6 @@ class Decomposition(StrEnum):
 
 # How far each L2 request of an sm90 kernel's tiled TMA loads is widened (bytes; the descriptor's
 # CUtensorMapL2promotion, encoded on the host per launch). CUTLASS's own encoder asks for 128.
-L2_PROMOTIONS = (0, 64, 128, 256)
 DEFAULT_L2_PROMOTION = 128
 
 Triple = tuple[int, int, int]

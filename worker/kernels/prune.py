@@ -33,12 +33,10 @@ def _tiles(cfg: KernelConfig, p: GemmProblem) -> int:
 
 
 def _launched_tiles(cfg: KernelConfig, p: GemmProblem) -> int:
-    """The tiles an sm90 kernel's CTAs run: CUTLASS rounds each grid dimension up to its cluster's,
-    and a padding CTA still runs its mainloop (its cluster peer needs its multicast). Swapped
-    128x192 tiles on llama7b.qkv (M = 2048: 11 tiles of 192, 12 under a 1x2 cluster) ran 345 µs
-    under 1x2 against 272 under 2x1 (session 19 run A)."""
-    if cfg.family not in (Family.sm90_tma, Family.sm90_conv_fprop) or cfg.cluster == (1, 1):
-        return _tiles(cfg, p)
+    """The tiles a kernel's CTAs run: CUTLASS rounds each grid dimension up to its cluster's (1x1
+    for every family but the sm90 ones), and a padding CTA still runs its mainloop (its cluster
+    peer needs its multicast). Swapped 128x192 tiles on llama7b.qkv (M = 2048: 11 tiles of 192, 12
+    under a 1x2 cluster) ran 345 µs under 1x2 against 272 under 2x1 (session 19 run A)."""
     cx, cy = cfg.cluster
     return (math.ceil(math.ceil(p.m / cfg.tile[0]) / cx) * cx * math.ceil(math.ceil(p.n / cfg.tile[1]) / cy) * cy
             * p.batch)
