@@ -5,7 +5,9 @@
 Reads every stored GEMM tuning result (each candidate's measured time), rebuilds each timed
 variant's KernelConfig from the shape's search space, and prints per shape the Spearman rank
 correlation between `estimated_cost` and the measured time, and where the measured best sits in the
-model's order. The model's constants (the TMA-epilogue and cluster factors, the stream-K fix-up
+model's order, and the selection's coverage: the best measured time among the variants
+`select_gemm --limit 16` would time over the best ever measured (below 1: the search can no longer
+reach a kernel that once won). The model's constants (the TMA-epilogue and cluster factors, the stream-K fix-up
 bandwidth) were fitted with it; no GPU needed.
 """
 
@@ -23,7 +25,9 @@ from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
 from worker.kernels.prune import estimated_cost
 from worker.kernels.space import full_space
-from worker.selection import expand_runtime_variants
+from worker.selection import expand_runtime_variants, select_gemm
+
+SEARCH_LIMIT = 16
 
 
 def measured_times(results: Path, names: set[str]) -> dict[str, dict[str, float]]:
@@ -33,8 +37,9 @@ def measured_times(results: Path, names: set[str]) -> dict[str, dict[str, float]
         data = json.loads(Path(path).read_text())
         rows = data.get("shapes") or [s for run in data.get("runs", []) for s in run.get("shapes", [])]
         for pair in data.get("rows", []):  # `kiln bench pairs`: one row per timed variant
-            if pair.get("shape") in names and pair.get("time_us"):
-                times = out.setdefault(pair["shape"], {})
+            shape = suite_shape(pair.get("shape") or "", names)
+            if shape and pair.get("time_us"):
+                times = out.setdefault(shape, {})
                 times[pair["name"]] = min(pair["time_us"], times.get(pair["name"], float("inf")))
         for row in rows:
             if row.get("name") not in names:
@@ -44,6 +49,15 @@ def measured_times(results: Path, names: set[str]) -> dict[str, dict[str, float]
                     times = out.setdefault(row["name"], {})
                     times[cand["name"]] = min(cand["time_us"], times.get(cand["name"], float("inf")))
     return out
+
+
+def suite_shape(label: str, names: set[str]) -> str | None:
+    """The suite shape a pairs row timed: its label may carry the experiment and turn after the
+    name (`bert-base.qkv.tall#1`)."""
+    base = label.split("#")[0]
+    while base not in names and "." in base:
+        base = base.rsplit(".", 1)[0]
+    return base if base in names else None
 
 
 def ranks(values: list[float]) -> list[float]:
@@ -78,11 +92,11 @@ def main() -> None:
     hw = hardware_for("sm_90a", 132)
     suite = {g["name"]: g for g in json.loads(args.suite.read_text())["gemm"]}
     measured = measured_times(args.results, set(suite))
-    correlations = []
-    print(f"{'shape':<22}{'timed':>6}{'spearman':>10}{'best at':>9}")
+    correlations, coverages = [], []
+    print(f"{'shape':<22}{'timed':>6}{'spearman':>10}{'best at':>9}{'coverage':>10}")
     for name, g in suite.items():
-        problem = GemmProblem.from_spec(GemmSpec(m=g["m"], n=g["n"], k=g["k"], epilogue=g.get("epilogue", "none"),
-                                                 dtype=g.get("dtype", "f16")))
+        spec = GemmSpec(m=g["m"], n=g["n"], k=g["k"], epilogue=g.get("epilogue", "none"), dtype=g.get("dtype", "f16"))
+        problem = GemmProblem.from_spec(spec)
         by_name: dict[str, KernelConfig] = {v.name: v for c in full_space(problem, "sm_90a")
                                             for v in expand_runtime_variants([c], problem, hw)}
         pairs = [(t, estimated_cost(by_name[n], problem.as_run_by(by_name[n]), hw))
@@ -93,9 +107,14 @@ def main() -> None:
         correlations.append(rho)
         best = min(range(len(pairs)), key=lambda i: pairs[i][0])
         at = ranks([c for _, c in pairs])[best]
-        print(f"{name:<22}{len(pairs):>6}{rho:>10.3f}{at:>9.0f}")
+        times = {n: t for n, t in measured[name].items() if n in by_name}  # its own epilogue's kernels
+        selected = [times[v.name] for v in select_gemm(spec, "sm_90a", hw, SEARCH_LIMIT).variants if v.name in times]
+        coverage = min(times.values()) / min(selected) if selected else 0.0
+        coverages.append(coverage)
+        print(f"{name:<22}{len(pairs):>6}{rho:>10.3f}{at:>9.0f}{coverage:>10.3f}")
     if correlations:
-        print(f"mean Spearman over {len(correlations)} shapes: {statistics.mean(correlations):.3f}")
+        print(f"mean Spearman over {len(correlations)} shapes: {statistics.mean(correlations):.3f}; "
+              f"selection coverage (geomean): {statistics.geometric_mean(coverages):.3f}")
 
 
 if __name__ == "__main__":

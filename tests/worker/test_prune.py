@@ -20,7 +20,7 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import hardware_for
 from worker.kernels.problem import GemmProblem
-from worker.kernels.space import full_space
+from worker.kernels.space import full_space, sm90_tall_swapped_configs
 
 H = hardware_for("sm_90a")
 A80 = hardware_for("sm_80")
@@ -436,9 +436,7 @@ def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
     mainloop: on llama7b.qkv (M = 2048: 11 swapped tiles of 192 rows) the 2x1 cluster covers the
     grid exactly and the 1x2 one pads it to 12 (345 against 272 µs, session 19 run A), so the
     search's one tall swapped slot goes to 2x1; where M divides evenly (bert, M = 4096) both cost
-    the same and 1x2 keeps it."""
-    from worker.kernels.space import sm90_tall_swapped_configs
-
+    the same."""
     qkv = GemmProblem.from_spec(GemmSpec(m=2048, n=12288, k=4096))
     c12, c21 = sorted(sm90_tall_swapped_configs(qkv), key=lambda c: c.cluster)
     assert (c12.cluster, c21.cluster) == ((1, 2), (2, 1))
@@ -449,6 +447,20 @@ def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
     bert = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
     c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
     assert P.estimated_cost(c12, bert.as_run_by(c12), H) == P.estimated_cost(c21, bert.as_run_by(c21), H)
+
+
+def test_equal_cost_ranks_the_cluster_along_the_problems_n_first() -> None:
+    """A tie between 2-CTA clusters goes to the one pairing CTAs along the problem's N: 1x2 for a
+    plain kernel, 2x1 for a swapped one (its frame's M is the problem's N). On bert-base.ffn1 the
+    swapped tile's 2x1 ran 2-2.5% faster than its 1x2 twin, which the name had put first."""
+    ffn1 = GemmSpec(m=4096, n=3072, k=768, epilogue="bias_gelu")
+    bert = GemmProblem.from_spec(ffn1)
+    c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
+    assert P.cluster_tie_break(c21) < P.cluster_tie_break(c12)
+    plain12 = replace(c12, swap_ab=False)
+    assert P.cluster_tie_break(plain12) < P.cluster_tie_break(replace(c21, swap_ab=False))
+    report = P.prune(full_space(bert, "sm_90a"), bert, H, limit=16)
+    assert [c.cluster for c in report.kept if c.swap_ab] == [(2, 1)]
 
 
 def test_mma_sync_kernels_rank_behind_on_wgmma_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
