@@ -35,6 +35,15 @@ def test_rank_correlation_averages_ties() -> None:
     assert spearman([1.0, 2.0], [5.0, 5.0]) == 0.0  # a model that cannot tell them apart
 
 
+def test_ranking_fit_reads_pairs_rows_under_their_experiment_labels() -> None:
+    from bench.ranking_fit import suite_shape
+
+    names = {"bert-base.qkv", "decode.m16"}
+    assert suite_shape("bert-base.qkv.tall#1", names) == "bert-base.qkv"
+    assert suite_shape("decode.m16", names) == "decode.m16"
+    assert suite_shape("bert-base.ffn1.epilogue#2", names) is None
+
+
 def test_ktile_grid_times_each_tile_at_both_k_depths() -> None:
     by_tile: dict[tuple, set[int]] = {}
     for c in ktile_grid():
