@@ -70,6 +70,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | 
         "tuning_seconds_cold": round(seconds, 1), "candidates": out.candidates,
         "library_times_us": out.library_times_us,
         "ratio_unfused_library_over_kiln": _ratio(out.library_times_us.get("cublas+torch"), out.kernel_time_us),
+        "phase_seconds": out.phase_seconds,
     }
 
 
@@ -121,8 +122,9 @@ def main() -> None:
             row["replayed_from"] = str(args.replay)
         elif i < args.warm:
             t0 = time.monotonic()
-            step.tune(spec_of(entry), "sm_90a", lambda **kw: None)
+            warm = step.tune(spec_of(entry), "sm_90a", lambda **kw: None)
             row["tuning_seconds_warm"] = round(time.monotonic() - t0, 1)
+            row["phase_seconds_warm"] = warm.phase_seconds
         if args.twins and row["epilogue"] != "none" and not args.replay:
             twin = tune_one(step, {**entry, "epilogue": "none"})
             row["twin_no_epilogue_us"] = twin["kiln_us"]

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 from worker.kernels.config import KernelConfig
 from worker.kernels.problem import round_up
+from worker.phase_clock import PhaseClock
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch
 
 L2_BYTES = 60 * 1024 * 1024
@@ -375,6 +376,7 @@ def main(plan_path: str) -> None:
 
 def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     """Verify and time one plan's candidates; `loaded` collects what to unload afterwards."""
+    phases = PhaseClock()
     props = torch.cuda.get_device_properties(0)
     stream = torch.cuda.current_stream().cuda_stream
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
@@ -389,11 +391,14 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     reps = int(plan.get("reps", 60))
     sets = rotating_sets(prob)
     sets_by_pad = {(0, 0): sets}
+    phases.lap("operands")
     skip = set(plan.get("skip", []))
-    results: dict[str, Any] = {"candidates": {}, "gpu": props.name, "sm_count": props.multi_processor_count}
+    results: dict[str, Any] = {"candidates": {}, "gpu": props.name, "sm_count": props.multi_processor_count,
+                               "phase_seconds": phases.seconds}
 
     # Library baseline, in the same process and the same way, once the clocks have settled.
     settle([next(iter(prob.library(o).values())) for o in sets])
+    phases.lap("settle")
     lib = {}
     for name in prob.library(sets[0]):
         fns = [prob.library(o)[name] for o in sets]
@@ -404,6 +409,7 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
         results.setdefault("library_reference", {})[name] = summarize(
             time_launches([prob.reference_paths(o)[name] for o in sets], reps))
     emit(event="baseline", library=lib)
+    phases.lap("library")
 
     live: list[tuple[str, Candidate]] = []
 
@@ -415,7 +421,9 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
         try:
             c = Candidate(entry, prob, props.multi_processor_count, stream, scratch.data_ptr())
             loaded.append(c)
+            phases.lap("load")
             ok, reason, err = verify(c, prob)
+            phases.lap("verify")
         except Exception as exc:
             # A faulting kernel leaves the CUDA context unusable: report the culprit and exit, so the
             # parent records it and carries on in a fresh process with the others.
@@ -427,9 +435,11 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
             return
         if c.prep not in sets_by_pad:
             sets_by_pad[c.prep] = rotating_sets(prob, c.prep)
+            phases.lap("operands")
         c.sets = sets_by_pad[c.prep]
         fns = [_bind(c, o) for o in c.sets]
         t = summarize(time_launches(fns, reps))
+        phases.lap("time")
         results["candidates"][name] = {"status": "timed", "rel_error": err, **t, "tflops": flops / t["median_us"] / 1e6}
         emit(event="timed", name=name, **t)
         live.append((name, c))
@@ -449,6 +459,7 @@ def measure(plan: dict[str, Any], loaded: list[Candidate]) -> None:
     groups = {n: [_bind(c, o) for o in c.sets] for n, c in leaders}
     groups["library:" + best_lib] = [prob.library(o)[best_lib] for o in sets]
     results["retimed"] = time_interleaved(groups, max(10, 3 * reps // INTERLEAVED_ROUNDS))  # ~3 x reps each
+    phases.lap("retime")
     results["best_library"] = best_lib
     emit(event="done", results=results)
 

@@ -69,16 +69,20 @@ class GpuTuningStep:
     def tune(self, spec: GemmSpec, arch: str, progress: Progress) -> StepOutcome:
         if spec.batch != 1:
             raise StepFailed("batched GEMM (batch > 1) is not generated yet", retryable=False)
+        start = time.monotonic()
         chosen = select_gemm(spec, arch, hardware_for(arch, self._device.sm_count), self.limit)
-        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress)
+        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress,
+                                         select_seconds=time.monotonic() - start)
 
     def tune_conv(self, spec: Conv2dSpec, arch: str, progress: Progress) -> StepOutcome:
         """NCHW specs are tuned as NHWC (the result's launch contract tells the client to transform
         at the boundaries, and to pad channels)."""
+        start = time.monotonic()
         chosen = select_conv(spec, arch, hardware_for(arch, self._device.sm_count), self.limit)
         if not chosen.report.kept:
             raise StepFailed(f"no conv kernel fits this problem: {chosen.report.examples}", retryable=False)
-        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress)
+        return self._compile_and_measure(spec, chosen.report, chosen.variants, arch, progress,
+                                         select_seconds=time.monotonic() - start)
 
     def tune_configs(self, spec: GemmSpec | Conv2dSpec, configs: list[KernelConfig], arch: str, progress: Progress) -> StepOutcome:
         """Verify and time exactly these configs: experiments that pit near neighbours (one
@@ -87,8 +91,10 @@ class GpuTuningStep:
         return self._compile_and_measure(spec, report, configs, arch, progress)
 
     def _compile_and_measure(self, spec: GemmSpec | Conv2dSpec, report: PruneReport, variants: list[KernelConfig],
-                             arch: str, progress: Progress) -> StepOutcome:
+                             arch: str, progress: Progress, select_seconds: float = 0.0) -> StepOutcome:
         compiled_cfgs = report.kept
+        phases = {"select": select_seconds}
+        start = time.monotonic()
         progress(phase="compiling", generated=report.total, compiled=0)
         done = {"n": 0}
 
@@ -97,6 +103,7 @@ class GpuTuningStep:
             progress(phase="compiling", generated=report.total, compiled=done["n"])
 
         outcomes = self.compiler.compile_all(compiled_cfgs, target_arch=arch, on_done=on_done)
+        phases["compile"] = time.monotonic() - start
         by_compiled = {o.config.compiled: o for o in outcomes}
         candidates: list[dict[str, Any]] = []
         failed: list[dict[str, Any]] = []
@@ -118,8 +125,13 @@ class GpuTuningStep:
                                    "leader_twins": twins})
             if not candidates:
                 raise StepFailed("no variant compiled: " + "; ".join(f["reason"][:200] for f in failed[:3]), retryable=False)
+            start = time.monotonic()
             results = self._measure(spec, candidates, Path(tmp), progress, report.total, len(outcomes))
-            return self._outcome(spec, candidates, failed, results)  # reads the winner's cubin from tmp
+            phases["measure"] = time.monotonic() - start
+            out = self._outcome(spec, candidates, failed, results)  # reads the winner's cubin from tmp
+        out.phase_seconds = {name: round(s, 3) for name, s in phases.items()}
+        out.phase_seconds.update({"measure." + name: round(s, 3) for name, s in results.get("phase_seconds", {}).items()})
+        return out
 
     def _measure(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
                  generated: int, compiled: int) -> dict[str, Any]:

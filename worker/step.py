@@ -47,6 +47,9 @@ class StepOutcome:
     # every library path timed in the same run (median µs), e.g. cuBLAS+torch ops and cuBLASLt's
     # fused epilogue, or cuDNN conv alone / + ops / fused; benchmarks report them all
     library_times_us: dict[str, float] = field(default_factory=dict)
+    # where the tuning time went (select, compile, measure; inside measure the GPU process's own
+    # phases): warm tuning is held to 10 s, and this says which part to cut
+    phase_seconds: dict[str, float] = field(default_factory=dict)
 
 
 # progress(phase=..., generated=..., compiled=..., verified=..., timed=...); raises Cancelled

@@ -154,6 +154,11 @@ def test_tuning_step_picks_a_verified_winner_and_states_the_baseline() -> None:
         assert any(c["status"] == "timed" for c in out.candidates)
         assert events[-1]["timed"] >= 1 and events[0]["phase"] == "compiling"
         assert out.kernels[0].cubin[:4] == b"\x7fELF"
+        # where the time went: the step's phases and, inside "measure", the GPU process's own
+        phases = out.phase_seconds
+        assert {"select", "compile", "measure", "measure.settle", "measure.load", "measure.verify",
+                "measure.time", "measure.retime"} <= set(phases)
+        assert sum(v for k, v in phases.items() if k.startswith("measure.")) <= phases["measure"]
         first_pid = step.measurer.pid
         again = step.tune(TUNED[1], "sm_90a", lambda **kw: None)  # a second job, same measurement process
         assert again.kernels and again.kernel_time_us and step.measurer.pid == first_pid
