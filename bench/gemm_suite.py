@@ -70,7 +70,7 @@ def tune_one(step: GpuTuningStep, entry: dict[str, Any], replay: KernelConfig | 
         "tuning_seconds_cold": round(seconds, 1), "candidates": out.candidates,
         "library_times_us": out.library_times_us,
         "ratio_unfused_library_over_kiln": _ratio(out.library_times_us.get("cublas+torch"), out.kernel_time_us),
-        "phase_seconds": out.phase_seconds,
+        "phase_seconds": out.phase_seconds, "compiled_fresh": out.compiled_fresh,
     }
 
 

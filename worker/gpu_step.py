@@ -130,6 +130,7 @@ class GpuTuningStep:
             phases["measure"] = time.monotonic() - start
             out = self._outcome(spec, candidates, failed, results)  # reads the winner's cubin from tmp
         out.phase_seconds = {name: round(s, 3) for name, s in phases.items()}
+        out.compiled_fresh = sum(1 for o in outcomes if not o.cached)
         out.phase_seconds.update({"measure." + name: round(s, 3) for name, s in results.get("phase_seconds", {}).items()})
         return out
 

@@ -50,6 +50,7 @@ class StepOutcome:
     # where the tuning time went (select, compile, measure; inside measure the GPU process's own
     # phases): warm tuning is held to 10 s, and this says which part to cut
     phase_seconds: dict[str, float] = field(default_factory=dict)
+    compiled_fresh: int = 0  # cubins this run compiled (the rest came from the compile cache)
 
 
 # progress(phase=..., generated=..., compiled=..., verified=..., timed=...); raises Cancelled
