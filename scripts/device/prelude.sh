@@ -29,3 +29,13 @@ suite_replay() {
     > $OUT/replay.log 2>&1
   echo "replay rc=$?"; grep -v '^{' $OUT/replay.log | tail -22 | cut -c1-150
 }
+# suite_search "NAME ..." TIMEOUT_S: `kiln bench gemm --limit 16` on these suite shapes (a search, not a
+# replay), after compiling in one batch what their selections need that the carried cache lacks
+# (scripts/device/prefill_suite_search.py --only); the result is $OUT/gemm_search.json.
+suite_search() {
+  timeout 300 python3 scripts/device/prefill_suite_search.py .devcarry/suite.json 16 --only $1 > $OUT/search_prefill.log 2>&1
+  echo "search prefill rc=$? $(head -1 $OUT/search_prefill.log), compiled here: $(grep -c ' ok ' $OUT/search_prefill.log)"
+  timeout "$2" python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 0 --only $1 \
+    --out $OUT/gemm_search.json > $OUT/search.log 2>&1
+  echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -14 | cut -c1-150
+}
