@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Session 20, run B (nvidia-h200, ~9 min): the full GEMM suite search, first half (`kiln bench gemm
-# --limit 16`, no replay: each shape's 16 ranked cubins and their launch-time variants, leader twins,
-# interleaved re-time against cuBLAS/cuBLASLt). Most cubins were compiled on the CPU host
-# (scripts/device/prefill_suite_search.py); the rest compile here on 16 cores first, in one batch, so
-# each shape's tuning time is its warm time (compiled_fresh says what a shape compiled itself).
+# Session 20, run B (nvidia-h200, ~9 min): the full GEMM suite search, the six shapes run A left (as
+# run A), then every GPU test at this commit.
 set -u
 source scripts/device/prelude.sh
-suite_search "bert-base.qkv bert-base.attn_out bert-base.ffn1 bert-base.ffn2 bert-large.qkv bert-large.attn_out bert-large.ffn1 bert-large.ffn2 llama7b.qkv" 500
+suite_search "decode.m16 decode.m64 decode.m128 square.1024 square.8192 bf16.llama7b.up" 330
+all_gpu_tests 150 200
 return_new_cache
