@@ -179,11 +179,26 @@ def ensure_context(device: int = 0) -> None:
         check(cu.cuCtxSetCurrent(check(cu.cuDevicePrimaryCtxRetain(dev))))
 
 
+def load_module(cubin: bytes) -> Any:
+    ensure_context()
+    return check(cu.cuModuleLoadData(cubin))
+
+
+def unload_module(module: Any) -> None:
+    cu.cuModuleUnload(module)
+
+
 class LoadedKernel:
-    def __init__(self, cubin: bytes, launch: dict[str, Any]) -> None:
+    def __init__(self, cubin: bytes | None, launch: dict[str, Any], *, module: Any = None) -> None:
+        """`module`: a module the caller loaded (load_module) and unloads; launch-time variants of
+        one cubin share it. Otherwise the cubin is loaded here and unload() releases it."""
         ensure_context()
         self.launch = launch
-        self.module = check(cu.cuModuleLoadData(cubin))
+        self._owns_module = module is None
+        if module is None:
+            assert cubin is not None, "a cubin or a loaded module"
+            module = load_module(cubin)
+        self.module = module
         self.entry = check(cu.cuModuleGetFunction(self.module, launch["entry"].encode()))
         self.builder = check(cu.cuModuleGetFunction(self.module, launch["builder"].encode()))
         reduce = launch.get("reduce")
@@ -210,7 +225,8 @@ class LoadedKernel:
         check(cu.cuLaunchKernel(self.fold_entry, blocks, 1, 1, threads, 1, 1, 0, stream, args, 0))
 
     def unload(self) -> None:
-        cu.cuModuleUnload(self.module)
+        if self._owns_module:
+            unload_module(self.module)
 
     def prepare(self, *, m: int = 0, n: int = 0, k: int = 0, alpha: float, beta: float, sm_count: int, stream: int,
                 scratch: int, runtime: dict[str, Any] | None = None, dims: dict[str, int] | None = None) -> PreparedLaunch:
