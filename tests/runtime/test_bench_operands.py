@@ -116,3 +116,13 @@ def test_time_interleaved_takes_turns_and_summarizes_every_launch(monkeypatch: p
     out = gpu_bench.time_interleaved({"A": ["a"], "B": ["b"]}, reps=4, rounds=3)
     assert order == ["a", "b"] * 3
     assert out["A"]["median_us"] == 10.0 and out["B"]["median_us"] == 20.0
+
+
+def test_first_pass_launches_fit_a_gpu_time_budget_and_long_kernels_keep_twenty() -> None:
+    from worker.gpu_bench import first_pass_reps
+
+    assert first_pass_reps(60, 34.0) == 60  # bert-base.ffn1: every launch
+    assert first_pass_reps(60, 272.0) == 60  # llama7b.qkv: 60 x 272 us = 16 ms
+    assert first_pass_reps(60, 1490.0) == 21  # square.8192: 30 ms of launches
+    assert first_pass_reps(60, 50_000.0) == 20  # never under twenty
+    assert first_pass_reps(8, 50_000.0) == 8  # a plan asking for fewer gets what it asked
