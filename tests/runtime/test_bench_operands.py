@@ -4,6 +4,8 @@ padded, references ignore the padding, and each candidate family gets the launch
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -98,6 +100,13 @@ def test_settle_waits_for_a_window_of_agreeing_rounds() -> None:
     assert steady(flat, flat[-1][0])
     assert not steady(flat[:5], flat[4][0])  # 0.2 s of rounds: the window is not full yet
     assert not steady([], 0.0)
+    # rounds that scatter by ±1.5% without drifting (a 13 µs kernel's) settle within a second of
+    # rounds, as settle() checks after each; a 2% step does not
+    rng = random.Random(20)
+    scattered = [(0.02 * i, 13.0 * (1 + rng.uniform(-0.015, 0.015))) for i in range(50)]
+    assert any(steady(scattered[: n + 1], scattered[n][0]) for n in range(len(scattered)))
+    step = [(0.05 * i, 13.0 * (1.02 if i >= 7 else 1.0)) for i in range(12)]
+    assert not steady(step, step[-1][0])
 
 
 def test_time_interleaved_takes_turns_and_summarizes_every_launch(monkeypatch: pytest.MonkeyPatch) -> None:
