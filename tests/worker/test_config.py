@@ -8,7 +8,15 @@ import pytest
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Raster, Schedule, TileScheduler
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Raster,
+    Schedule,
+    TileScheduler,
+)
 
 SM90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (128, 256, 64),
                     cluster=(2, 1), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
@@ -36,6 +44,16 @@ def test_names_identify_compiled_and_launch_time_parts() -> None:
     assert raster.compiled == SM90
     assert SM80.name.endswith("_k2") and SM80.compiled.split_k == 1
     assert SM80.threads == 128 and SM90.threads == 384
+
+
+def test_every_launch_time_field_resets_to_its_default_in_the_compiled_identity() -> None:
+    from dataclasses import fields
+
+    launched = replace(SM90, raster=Raster.along_m, max_swizzle=8, split_k=3, decomposition=Decomposition.streamk,
+                       pad_c=8, pad_kn=8, s2d=2, l2_promotion=256)
+    assert launched.compiled == SM90
+    defaults = {f.name for f in fields(SM90) if f.name in SM90.RUNTIME_FIELDS}
+    assert defaults == set(SM90.RUNTIME_FIELDS)  # each names a real field
 
 
 def test_l2_promotion_is_a_launch_time_field_the_contract_states() -> None:

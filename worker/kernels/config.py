@@ -136,13 +136,15 @@ class KernelConfig:
     # encodes them, so no recompile)
     l2_promotion: int = DEFAULT_L2_PROMOTION
 
+    # what a launch sets (builder arguments, the host's TMA encodes, the client's operand prep): one
+    # cubin serves every value of these
     RUNTIME_FIELDS = ("raster", "max_swizzle", "split_k", "decomposition", "pad_c", "pad_kn", "s2d", "l2_promotion")
 
     @property
     def compiled(self) -> KernelConfig:
         """The same kernel with launch-time fields at their defaults: the compile-cache identity."""
-        return replace(self, raster=Raster.heuristic, max_swizzle=1, split_k=1, decomposition=Decomposition.heuristic,
-                       pad_c=0, pad_kn=0, s2d=0, l2_promotion=DEFAULT_L2_PROMOTION)
+        defaults: dict[str, Any] = {f.name: f.default for f in fields(self) if f.name in self.RUNTIME_FIELDS}
+        return replace(self, **defaults)
 
     @property
     def padding(self) -> int:
