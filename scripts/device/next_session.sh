@@ -64,6 +64,18 @@
 #     winner sits in the 16th slot: a further ranking fix for decode would give it room); (c) bert-base.ffn1's fusion cost is +5.1%
 #     on the swapped kernel, which per-warp stores (not built for swapped/column-major D) could take under
 #     5%; (d) attn_out (0.94) and square.1024 (0.91) stay the one-wave gaps.
+#  2f. Done in session 20: the full suite search (`kiln bench gemm --limit 16`, the first since session 6:
+#     geomean 1.011, gemm_h200_20261203_session20_d_search.json; compile the selection on the CPU host
+#     first with scripts/device/prefill_suite_search.py, ~75 min on 2 cores, then prelude.sh suite_search);
+#     equal-cost clusters pair CTAs along the problem's N (bert-base.ffn1's search now picks its swapped
+#     2x1 tile); warm tuning 2.4-8.8 s per shape (module per cubin, batch-timed settling until the drift
+#     stops, a first-pass GPU-time budget; phase_seconds says where the time goes). Next: (a) per-warp
+#     stores for swapped (column-major D) kernels, whose smem slices need their own 32-byte-swizzle layout
+#     (a warp's 16 rows are 32 bytes of each 128-byte swizzled column, not a contiguous slice), for
+#     bert-base.ffn1's +5.1-5.5% fusion cost, then a search slot for warp_stores on fused shapes;
+#     (b) square.8192's warm 7-8 s is its kernels' own time (first pass 2.7 s, re-time 1.8 s): the
+#     re-time's 18 launches x 10 rounds could shrink for kernels over 1 ms; (c) the one-wave gaps
+#     (square.1024 0.92, attn_out 0.93) and decode.m64 (0.947, ceiling 1.08).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
