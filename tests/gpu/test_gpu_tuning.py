@@ -241,6 +241,15 @@ def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
     _verifies_on(*WARP_STORES[kind], tmp_path)
 
 
+# Per-warp stores on a swapped kernel (column-major D in the kernel's frame: each warp's slice is
+# Kiln's own 32-byte-swizzled block, not a slice of CUTLASS's buffer), with and without an epilogue,
+# on tails in both dimensions and on bert-base.ffn1's grid.
+@pytest.mark.parametrize("epilogue", ["bias_gelu", "none"])
+def test_swapped_per_warp_store_kernels_verify(epilogue: str, tmp_path: Path) -> None:
+    cfg = replace(TALL_SWAPPED, cluster=(2, 1), warp_stores=True, epilogue=Epilogue(epilogue))
+    _verifies_on(cfg, [(1000, 776, 1032), (4096, 3072, 768)], tmp_path)
+
+
 # Four-CTA clusters (bench/gemm_pairs.py BIG_CLUSTERS): each multicast splits a TMA box over more
 # CTAs (templates/tma_describe.cuh.j2), and the persistent grid comes from the driver's count of
 # co-resident clusters (render.queries_cluster_occupancy), checked on a one-wave grid (square 1024

@@ -117,10 +117,9 @@ def test_warp_stores_wrap_cutlass_epilogue_in_the_per_warp_collective() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"epilogue_schedule": EpilogueSchedule.nosmem}, {"epilogue": Epilogue.bias_residual_add_relu},
-                                 {"swap_ab": True, "tile": (128, 64, 64)}, {"family": Family.sm90_conv_fprop}])
+                                 {"family": Family.sm90_conv_fprop}])
 def test_warp_stores_only_where_the_collective_supports_them(bad: dict) -> None:
-    """No residual (the subtile buffer is shared with C loads), row-major D (a warp's rows are then
-    contiguous), TMA epilogue, GEMMs."""
+    """No residual (the subtile buffer is shared with C loads), TMA epilogue, GEMMs."""
     with pytest.raises(R.UnsupportedConfig):
         render(_store_bound_winner(warp_stores=True, **bad))
 

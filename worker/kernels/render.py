@@ -283,10 +283,10 @@ def epilogue_store_stages(cfg: KernelConfig) -> int:
 
 def warp_stores_supported(cfg: KernelConfig) -> bool:
     """What the per-warp-store collective (templates/warp_store_epilogue.cuh.j2) is built for: sm90
-    GEMMs with the TMA epilogue, no residual (the subtile buffer is not shared with C), row-major D
-    (not swapped), no split-K partials."""
+    GEMMs with the TMA epilogue, no residual (the subtile buffer is not shared with C), no split-K
+    partials; row-major D, or column-major D (swapped) in 16-bit elements."""
     return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma
-            and not cfg.epilogue.parts.residual and not cfg.swap_ab and cfg.split_k_mode == "none")
+            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none")
 
 
 def warp_stores(cfg: KernelConfig) -> bool:
@@ -295,8 +295,8 @@ def warp_stores(cfg: KernelConfig) -> bool:
     if not cfg.warp_stores:
         return False
     if not warp_stores_supported(cfg):
-        raise UnsupportedConfig("per-warp stores are built for sm90 GEMMs with the TMA epilogue, no residual, "
-                                "row-major D and no split-K")
+        raise UnsupportedConfig("per-warp stores are built for sm90 GEMMs with the TMA epilogue, no residual "
+                                "and no split-K")
     return True
 
 
