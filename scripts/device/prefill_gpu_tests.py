@@ -47,7 +47,7 @@ def gpu_test_configs() -> list[KernelConfig]:
                *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values()),
                *(cfg for cfg, _ in CLUSTER_SPLIT.values()), *(cfg for cfg, _ in ACTIVATION_MATH.values()),
                TALL_SWAPPED, replace(TALL_SWAPPED, epilogue=Epilogue.none),
-               *(replace(TALL_SWAPPED, cluster=(2, 1), warp_stores=True, epilogue=e) for e in (Epilogue.bias_gelu, Epilogue.none))]
+               *(replace(TALL_SWAPPED, cluster=(2, 1), warp_stores=True, epilogue=e) for e in (Epilogue.bias_gelu, Epilogue.bias, Epilogue.silu, Epilogue.none))]
     hw = hardware_for("sm_90a", 132)
     configs += [cfg for spec in TUNED for cfg in select_gemm(spec, "sm_90a", hw, 3).report.kept]
     for case in CASES:

@@ -244,7 +244,7 @@ def test_per_warp_store_kernels_verify(kind: str, tmp_path: Path) -> None:
 # Per-warp stores on a swapped kernel (column-major D in the kernel's frame: each warp's slice is
 # Kiln's own 32-byte-swizzled block, not a slice of CUTLASS's buffer), with and without an epilogue,
 # on tails in both dimensions and on bert-base.ffn1's grid.
-@pytest.mark.parametrize("epilogue", ["bias_gelu", "none"])
+@pytest.mark.parametrize("epilogue", ["bias_gelu", "bias", "silu", "none"])
 def test_swapped_per_warp_store_kernels_verify(epilogue: str, tmp_path: Path) -> None:
     cfg = replace(TALL_SWAPPED, cluster=(2, 1), warp_stores=True, epilogue=Epilogue(epilogue))
     _verifies_on(cfg, [(1000, 776, 1032), (4096, 3072, 768)], tmp_path)
