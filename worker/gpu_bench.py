@@ -332,8 +332,8 @@ _last_busy = -math.inf  # when this process last had the GPU busy (the end of it
 def settle(fns: list[Any], seconds: float = SETTLE_SECONDS, max_seconds: float = SETTLE_MAX_SECONDS) -> None:
     """Keep the GPU busy before anything is timed, until its timing is steady: straight after a
     machine start (or a long idle) its clocks are still moving. `seconds` of launches (skipped when
-    the last plan ended under WARM_GPU_SECONDS ago), then timed rounds until every round of the last
-    SETTLE_WINDOW_SECONDS stop drifting (`steady`: its halves' medians within SETTLE_AGREEMENT), or
+    the last plan ended under WARM_GPU_SECONDS ago), then timed rounds until the rounds of the last
+    SETTLE_WINDOW_SECONDS stop drifting (`steady`: the window's halves' medians within SETTLE_AGREEMENT), or
     `max_seconds` have passed. Each round is one pair of events around SETTLE_ROUND_US of launches
     (time_batch): rounds of 30 separately timed launches, as before session 20, could not agree
     within 1% on kernels of 13-34 µs (event resolution, single-launch jitter), so the small shapes

@@ -700,10 +700,12 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
 
 def cluster_tie_break(cfg: KernelConfig) -> int:
     """Between configs the model costs the same, the cluster that pairs CTAs along the problem's N
-    (sharing the activations' rows) first. Measured on the H200 over every stored pair that differs
-    only in its 2-CTA cluster: along N won 13 of 19 plain pairs (1x2, median 2.7%) and both swapped
-    ones (2x1 in the swapped kernel's frame: bert-base.ffn1's 128x192 tile 2.0-2.5% ahead, sessions
-    18-19). Without it the name decided, which put 1x2 first in either frame."""
+    (sharing the activations' rows) first. Over every stored H200 timing of such a tie (two configs
+    that differ only in their 2-CTA cluster, `bench.ranking_fit`'s data): along N was faster in 15
+    of 19 plain pairs (1x2; all on square.1024, median 3.4%) and in 5 of 7 swapped ones (2x1 in the
+    swapped kernel's frame; median 1.5%, the other two within 0.5%), and bert-base.ffn1's swapped
+    128x192 tile ran 1.9-2.5% faster under 2x1 (sessions 18-19). Without it the name decided, which
+    put 1x2 first in either frame."""
     cm, cn = cfg.cluster[::-1] if cfg.swap_ab else cfg.cluster
     return cm - cn
 
