@@ -29,15 +29,17 @@ def variants(winner: KernelConfig) -> list[KernelConfig]:
             replace(winner, epilogue_store_stages=4)]
 
 
-def ffn1_winner() -> KernelConfig:
-    row = next(r for r in json.loads(WINNERS.read_text())["shapes"] if r["name"] == "bert-base.ffn1")
+def ffn1_winner(result: Path = WINNERS) -> KernelConfig:
+    """bert-base.ffn1's winner in a stored `kiln bench gemm` result (a search or a replay)."""
+    row = next(r for r in json.loads(result.read_text())["shapes"] if r["name"] == "bert-base.ffn1")
     return KernelConfig.from_dict(row["winner"])
 
 
-def problems(make: Callable[[KernelConfig], list[KernelConfig]] = variants
+def problems(make: Callable[[KernelConfig], list[KernelConfig]] = variants, winner: KernelConfig | None = None
              ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    """bert-base.ffn1 with its bias + GELU and without an epilogue, each under `make`'s variants."""
-    fused = ffn1_winner()
+    """bert-base.ffn1 with its bias + GELU and without an epilogue, each under `make`'s variants of
+    `winner` (default: session 17's)."""
+    fused = winner or ffn1_winner()
     spec = GemmSpec(m=4096, n=3072, k=768, epilogue=fused.epilogue)  # the suite's bert-base.ffn1
     bare = replace(fused, epilogue=Epilogue.none)
     return [("bert-base.ffn1", spec, make(fused)),

@@ -6,31 +6,22 @@ turns."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from session18_b import run  # noqa: E402
+from session18_b import ffn1_winner, problems, run  # noqa: E402
 
-from service.specs import GemmSpec  # noqa: E402
-from service.specs.epilogues import Epilogue  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
 
 SEARCH = Path("bench/results/gemm_h200_20261203_session20_d_search.json")
 
 
-def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    row = next(r for r in json.loads(SEARCH.read_text())["shapes"] if r["name"] == "bert-base.ffn1")
-    winner = KernelConfig.from_dict(row["winner"])
-    fused = [winner, replace(winner, warp_stores=True)]
-    spec = GemmSpec(m=4096, n=3072, k=768, epilogue=Epilogue.bias_gelu)
-    return [("bert-base.ffn1", spec, fused),
-            ("bert-base.ffn1.none", spec.model_copy(update={"epilogue": Epilogue.none}),
-             [replace(c, epilogue=Epilogue.none) for c in fused])]
+def with_and_without_warp_stores(winner: KernelConfig) -> list[KernelConfig]:
+    return [replace(winner, warp_stores=False), replace(winner, warp_stores=True)]
 
 
 if __name__ == "__main__":
-    run(problems(), Path(sys.argv[1]))
+    run(problems(with_and_without_warp_stores, ffn1_winner(SEARCH)), Path(sys.argv[1]))
