@@ -69,13 +69,13 @@
 #     first with scripts/device/prefill_suite_search.py, ~75 min on 2 cores, then prelude.sh suite_search);
 #     equal-cost clusters pair CTAs along the problem's N (bert-base.ffn1's search now picks its swapped
 #     2x1 tile); warm tuning 2.4-8.8 s per shape (module per cubin, batch-timed settling until the drift
-#     stops, a first-pass GPU-time budget; phase_seconds says where the time goes). Next: (a) per-warp
-#     stores for swapped (column-major D) kernels, whose smem slices need their own 32-byte-swizzle layout
-#     (a warp's 16 rows are 32 bytes of each 128-byte swizzled column, not a contiguous slice), for
-#     bert-base.ffn1's +5.1-5.5% fusion cost, then a search slot for warp_stores on fused shapes;
-#     (b) square.8192's warm 7-8 s is its kernels' own time (first pass 2.7 s, re-time 1.8 s): the
-#     re-time's 18 launches x 10 rounds could shrink for kernels over 1 ms; (c) the one-wave gaps
-#     (square.1024 0.92, attn_out 0.93) and decode.m64 (0.947, ceiling 1.08).
+#     stops, a first-pass GPU-time budget; phase_seconds says where the time goes); per-warp stores for
+#     swapped kernels (their own 32-byte-swizzled slices), on the tall swapped tile whenever it has an
+#     epilogue: bert-base.ffn1's fusion cost +3.7/+4.7% (run F). Next: (a) FIRST `bash
+#     scripts/device/session20_g.sh` (the swapped per-warp-store GPU tests for bias and SiLU, in the space
+#     but never run on a GPU); (b) re-search the fused shapes with those kernels in the space; (c)
+#     square.8192's warm 7-8 s is its kernels' own time (first pass 2.7 s, re-time 1.8 s); (d) the
+#     one-wave gaps (square.1024 0.92, attn_out 0.93) and decode.m64 (0.947, ceiling 1.08).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
