@@ -99,15 +99,14 @@ def main() -> None:
         problem = GemmProblem.from_spec(spec)
         by_name: dict[str, KernelConfig] = {v.name: v for c in full_space(problem, "sm_90a")
                                             for v in expand_runtime_variants([c], problem, hw)}
-        pairs = [(t, estimated_cost(by_name[n], problem.as_run_by(by_name[n]), hw))
-                 for n, t in measured.get(name, {}).items() if n in by_name]
+        times = {n: t for n, t in measured.get(name, {}).items() if n in by_name}  # its own epilogue's kernels
+        pairs = [(t, estimated_cost(by_name[n], problem.as_run_by(by_name[n]), hw)) for n, t in times.items()]
         if len(pairs) < 5:
             continue
         rho = spearman([t for t, _ in pairs], [c for _, c in pairs])
         correlations.append(rho)
         best = min(range(len(pairs)), key=lambda i: pairs[i][0])
         at = ranks([c for _, c in pairs])[best]
-        times = {n: t for n, t in measured[name].items() if n in by_name}  # its own epilogue's kernels
         selected = [times[v.name] for v in select_gemm(spec, "sm_90a", hw, SEARCH_LIMIT).variants if v.name in times]
         coverage = min(times.values()) / min(selected) if selected else 0.0
         coverages.append(coverage)

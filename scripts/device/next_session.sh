@@ -66,7 +66,8 @@
 #     5%; (d) attn_out (0.94) and square.1024 (0.91) stay the one-wave gaps.
 #  2f. Done in session 20: the full suite search (`kiln bench gemm --limit 16`, the first since session 6:
 #     geomean 1.011, gemm_h200_20261203_session20_d_search.json; compile the selection on the CPU host
-#     first with scripts/device/prefill_suite_search.py, ~75 min on 2 cores, then prelude.sh suite_search);
+#     first: `kiln compile --file .devcarry/gemm_problems.json --limit 16` (prepare_carry.sh writes it), ~75 min
+#     on 2 cores, then prelude.sh suite_search);
 #     equal-cost clusters pair CTAs along the problem's N (bert-base.ffn1's search now picks its swapped
 #     2x1 tile); warm tuning 2.4-8.8 s per shape (module per cubin, batch-timed settling until the drift
 #     stops, a first-pass GPU-time budget; phase_seconds says where the time goes); per-warp stores for

@@ -30,11 +30,18 @@ suite_replay() {
   echo "replay rc=$?"; grep -v '^{' $OUT/replay.log | tail -22 | cut -c1-150
 }
 # suite_search "NAME ..." TIMEOUT_S: `kiln bench gemm --limit 16` on these suite shapes (a search, not a
-# replay), after compiling in one batch what their selections need that the carried cache lacks
-# (scripts/device/prefill_suite_search.py --only); the result is $OUT/gemm_search.json.
+# replay), after `kiln compile --file` has compiled in one batch what their selections need and the
+# carried cache lacks; the result is $OUT/gemm_search.json.
 suite_search() {
-  timeout 300 python3 scripts/device/prefill_suite_search.py .devcarry/suite.json 16 --only $1 > $OUT/search_prefill.log 2>&1
-  echo "search prefill rc=$? $(head -1 $OUT/search_prefill.log), compiled here: $(grep -c ' ok ' $OUT/search_prefill.log)"
+  python3 - $1 <<'PY'
+import json, os, sys
+carried = json.load(open(".devcarry/gemm_problems.json"))
+chosen = [p for name, p in zip(carried["names"], carried["problems"], strict=True) if name in sys.argv[1:]]
+json.dump({"problems": chosen}, open(os.environ["OUT"] + "/search_problems.json", "w"))
+PY
+  timeout 300 python3 -m service.cli.main compile --file $OUT/search_problems.json --arch sm_90a --limit 16 \
+    > $OUT/search_prefill.log 2>&1
+  echo "search prefill rc=$? cached: $(grep -c '^ *cached ' $OUT/search_prefill.log), compiled here: $(grep -c '^ *ok ' $OUT/search_prefill.log)"
   timeout "$2" python3 -m bench.gemm_suite --suite .devcarry/suite.json --limit 16 --warm 0 --only $1 \
     --out $OUT/gemm_search.json > $OUT/search.log 2>&1
   echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -14 | cut -c1-150

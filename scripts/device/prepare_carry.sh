@@ -2,12 +2,14 @@
 # Builds what a device run carries (`carry: [".whl", ".devcarry"]`; both git-ignored):
 #   .whl/       cp312 manylinux wheels of what the GPU host's Python lacks (it has torch,
 #               cuda-python, jinja2, httpx, numpy and no internet); prelude.sh installs them
-#   .devcarry/  suite.json (from ../shared, or $KILN_SUITE), conv_problems.json (the suite's convs as
-#               `kiln compile --file` problems), commit (for the results' provenance) and cache.txz
+#   .devcarry/  suite.json (from ../shared, or $KILN_SUITE), conv_problems.json and gemm_problems.json
+#               (the suite's convs and GEMMs as `kiln compile --file` problems), commit (for the results' provenance) and cache.txz
 #               (the CPU host's compile cache, $KILN_DATA_DIR or ./.fleet-data, so the run spends its
 #               minutes on the GPU; prelude.sh unpacks it, return_new_cache sends back what it added)
 # Usage: bash scripts/device/prepare_carry.sh   (after compiling what the run needs, e.g.
-#   KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/prefill_gpu_tests.py)
+#   KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/prefill_gpu_tests.py, or the whole
+#   GEMM suite search: KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/kiln compile --file
+#   .devcarry/gemm_problems.json --limit 16, ~75 min on 2 cores; then run this again to carry it)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PY:-.venv/bin/python}
@@ -29,6 +31,9 @@ from pathlib import Path
 suite = json.loads(Path(".devcarry/suite.json").read_text())
 convs = [{**{k: v for k, v in e.items() if k != "name"}, "op": "conv2d"} for e in suite.get("conv2d", [])]
 Path(".devcarry/conv_problems.json").write_text(json.dumps(convs))
+gemms = suite.get("gemm", [])  # `kiln compile --file` reads "problems"; "names" lets a run pick some
+Path(".devcarry/gemm_problems.json").write_text(json.dumps(
+    {"names": [g["name"] for g in gemms], "problems": [{**{k: v for k, v in g.items() if k != "name"}, "op": "gemm"} for g in gemms]}))
 data = Path(os.environ["DATA"])
 count = 0
 with tarfile.open(".devcarry/cache.txz", "w:xz") as tar:

@@ -2,7 +2,7 @@
 # Session 20, run A (nvidia-h200, ~8 min): the full GEMM suite search, first twelve shapes (`kiln bench
 # gemm --limit 16`, no replay: each shape's 16 ranked cubins and their launch-time variants, leader
 # twins, interleaved re-time against cuBLAS/cuBLASLt). Most cubins were compiled on the CPU host
-# (scripts/device/prefill_suite_search.py); the rest compile here on 16 cores first, in one batch, so
+# (`kiln compile --file .devcarry/gemm_problems.json --limit 16`); the rest compile here on 16 cores first, in one batch, so
 # each shape's tuning time is its warm time, with its phase breakdown (row phase_seconds).
 set -u
 source scripts/device/prelude.sh

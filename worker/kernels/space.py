@@ -101,12 +101,12 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
         return
     align = p.max_alignment()
     for cluster in ((1, 2), (2, 1)):
-        yield KernelConfig(
+        cfg = KernelConfig(
             family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b, epilogue=p.epilogue,
             tile=(128, 192, 64), alignment=align, cluster=cluster, schedule=Schedule.pingpong,
             epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent, swap_ab=True,
-            warp_stores=p.epilogue is not Epilogue.none and not p.epilogue.parts.residual,
         )
+        yield replace(cfg, warp_stores=p.epilogue is not Epilogue.none and render.warp_stores_supported(cfg))
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
