@@ -466,11 +466,30 @@ def test_equal_cost_ranks_the_cluster_along_the_problems_n_first() -> None:
 def test_mma_sync_kernels_rank_behind_on_wgmma_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
     """No 2.x kernel has won on the H200: on wgmma hardware a 2.x kernel's cost carries a surcharge
     (sm90 kernels' does not), and decode.m16's measured winner (swapped 64x32x128, persistent,
-    no-smem epilogue) makes its 16, which three 2.x split-K kernels had pushed it out of."""
+    no-smem epilogue) makes its 16, which three 2.x split-K kernels had pushed it out of (under the
+    four-CTA cluster that multicasts its activation tile since session 21)."""
     charged, sm90 = P.estimated_cost(C80, BIG, H), P.estimated_cost(C90, BIG, H)
     monkeypatch.setattr(P, "MMA_SYNC_ON_WGMMA_HARDWARE_COST", 1.0)
     assert charged == pytest.approx(P.estimated_cost(C80, BIG, H) * 1.3) and sm90 == P.estimated_cost(C90, BIG, H)
     monkeypatch.undo()
     winner = replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
-                     swap_ab=True)
+                     swap_ab=True, cluster=(4, 1))
     assert winner in P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16).kept
+
+
+def test_decode_searches_carry_activation_multicast_and_cublas_96_wide_tile() -> None:
+    """Session 21 run A's two decode gains reach the search: decode.m16's swapped 64x16 under a 4x1
+    cluster (3% over 1x1) and decode.m64's plain 64x96 with the TMA epilogue (3% over the swapped
+    128x64 winner, which stays in); the 96-wide tile comes without its slower no-smem twin, and a
+    four-CTA cluster joins a decode grid only where all its CTAs are resident at once."""
+    m16 = DECODE
+    m64 = M64
+    names16 = [c.variant_name for c in P.prune(full_space(m16, "sm_90a"), m16, H, limit=16).kept]
+    names64 = [c.variant_name for c in P.prune(full_space(m64, "sm_90a"), m64, H, limit=16).kept]
+    assert "sm90_f16_rc_t64x16x128_c4x1_pingpong_nosmem_persistent_a888_swab_none" in names16
+    assert "sm90_f16_rc_t64x96x128_c1x1_pingpong_tma_persistent_a888_none" in names64
+    assert "sm90_f16_rc_t128x64x128_c1x1_cooperative_nosmem_persistent_a888_swab_none" in names64
+    assert not [c for c in full_space(m64, "sm_90a") if c.tile[1] == 96 and c.epilogue_schedule is EpilogueSchedule.nosmem]
+    big = replace(C90, tile=(64, 16, 128), swap_ab=True, cluster=(4, 1))
+    assert P.four_cta_cluster_without_an_extra_round(big, GemmProblem.from_spec(GemmSpec(m=4096, n=16, k=4096)), H) is None
+    assert P.four_cta_cluster_without_an_extra_round(big, GemmProblem.from_spec(GemmSpec(m=8192, n=16, k=4096)), H)

@@ -302,6 +302,8 @@ def four_cta_cluster_without_an_extra_round(cfg: KernelConfig, p: GemmProblem, h
     if cfg.tile_scheduler is not TileScheduler.persistent:
         return f"{size}-CTA clusters are measured with the persistent scheduler only"
     units = _tiles(cfg, p) * cfg.split_k
+    if cfg.swap_ab and units <= hw.resident_ctas(size):
+        return None  # a decode grid the four-CTA clusters hold at once (SWAPPED_DECODE_CLUSTERS)
     if units < 3 * hw.sm_count:
         return f"{units} tiles: too few rounds for {size}-CTA clusters"
     rounds, big_rounds = math.ceil(units / hw.sm_count), math.ceil(units / hw.resident_ctas(size))
@@ -543,7 +545,9 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
-        if cfg.cluster != (1, 1):
+        if cfg.swap_ab and cfg.cluster == (4, 1) and cfg.tile[1] <= 32:
+            cost *= SWAPPED_DECODE_MULTICAST_COST
+        elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
@@ -551,6 +555,12 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     elif cfg.is_2x and hw.has_wgmma:
         cost *= MMA_SYNC_ON_WGMMA_HARDWARE_COST
     return cost
+
+
+# A swapped decode kernel whose four-CTA cluster multicasts a narrow activation tile (N <= 32 in its
+# frame): decode.m16's 64x16 ran 3.0-3.2% faster under 4x1; decode.m64's 128x64 stayed within 0.8%
+# of 1x1 and keeps the small-grid cluster penalty (session 21 run A).
+SWAPPED_DECODE_MULTICAST_COST = 0.98
 
 
 # CUTLASS 2.x (mma.sync) kernels where wgmma exists: none has won a suite GEMM or conv on the H200

@@ -82,7 +82,14 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
         return
     tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128), (16, 32, 64, 128), (64, 128))
              if tn <= 2 * p.m and (tk == 64 or tm * tn <= 128 * 128)]
-    yield from _sm90_variants(p, tiles, ((1, 1), (2, 1)), swap_ab=True, cluster_split=True)
+    yield from _sm90_variants(p, tiles, SWAPPED_DECODE_CLUSTERS, swap_ab=True, cluster_split=True)
+
+
+# Clusters along the weight's rows (the swapped kernel's M): their CTAs share the activation tile,
+# which TMA multicasts. 4x1 ran decode.m16's 64x16 winner 3.0-3.2% faster than 1x1 (14.06 / 13.79 µs
+# against 14.50 / 14.24), 2x1 1-3% slower; on decode.m64's 128x64 all three were within 0.8%
+# (session 21 run A, gemm_pairs_h200_20261203_session21_a_decode_multicast.json).
+SWAPPED_DECODE_CLUSTERS = ((1, 1), (2, 1), (4, 1))
 
 
 def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
@@ -118,6 +125,14 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
 SM90_CLUSTERS = ((1, 1), (2, 1), (1, 2))
 
 
+# cuBLAS's decode tiling (its decode.m64 kernel is nvjet 96x64): 96 columns along N, so N = 11008
+# makes 115 CTAs where 64 makes 172 and 128 makes 86. Under the TMA epilogue 64x96x128 ran decode.m64
+# 2.8-3.0% faster than the swapped 128x64 winner (27.78 / 28.00 µs against 28.64 / 28.82; session 21
+# run A), under the no-smem epilogue 3.4-4.2% slower (29.62 / 30.02), so only the TMA one is offered;
+# session 6's 64x96 (30.0 against 28.8) predates the beta-free epilogue.
+DECODE_96_WIDE_TILES = [(64, 96, 64), (64, 96, 128)]
+
+
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages. (96-wide
     # tiles for skinny problems, cuBLAS's decode.m64 tile, were tried in session 6: 64x96 ran 30.0 µs
@@ -125,6 +140,9 @@ def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     tiles = [(tm, tn, tk) for tm, tn, tk in itertools.product((64, 128, 256), (32, 64, 128, 192, 256), (64, 128))
              if tk == 64 or tm * tn <= 128 * 128]
     yield from _sm90_variants(p, tiles, SM90_CLUSTERS, pad_kn=pad)
+    if p.m <= SWAP_AB_MAX_M:
+        yield from (cfg for cfg in _sm90_variants(p, DECODE_96_WIDE_TILES, SM90_CLUSTERS, pad_kn=pad)
+                    if cfg.epilogue_schedule is EpilogueSchedule.tma)
 
 
 def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
