@@ -23,6 +23,7 @@ from worker.kernels.config import (
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
 from worker.kernels.render import SKINNY_A_PAD, SKINNY_A_SMEM_KB
+from worker.kernels.space import SWAP_AB_MAX_M
 
 Rule = Callable[[KernelConfig, GemmProblem, Hardware], str | None]
 ELEMENT_BYTES = 2
@@ -302,8 +303,8 @@ def four_cta_cluster_without_an_extra_round(cfg: KernelConfig, p: GemmProblem, h
     if cfg.tile_scheduler is not TileScheduler.persistent:
         return f"{size}-CTA clusters are measured with the persistent scheduler only"
     units = _tiles(cfg, p) * cfg.split_k
-    if cfg.swap_ab and units <= hw.resident_ctas(size):
-        return None  # a decode grid the four-CTA clusters hold at once (SWAPPED_DECODE_CLUSTERS)
+    if decode_grid(cfg, p) and units <= hw.resident_ctas(size):
+        return None  # a decode grid the four-CTA clusters hold at once (SWAPPED_DECODE_CLUSTERS, DECODE_96_WIDE_CLUSTERS)
     if units < 3 * hw.sm_count:
         return f"{units} tiles: too few rounds for {size}-CTA clusters"
     rounds, big_rounds = math.ceil(units / hw.sm_count), math.ceil(units / hw.resident_ctas(size))
@@ -545,8 +546,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
-        if cfg.swap_ab and cfg.cluster == (4, 1) and cfg.tile[1] <= 32:
-            cost *= SWAPPED_DECODE_MULTICAST_COST
+        if decode_activation_multicast(cfg, p):
+            cost *= DECODE_MULTICAST_COST
         elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
@@ -557,10 +558,27 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
     return cost
 
 
-# A swapped decode kernel whose four-CTA cluster multicasts a narrow activation tile (N <= 32 in its
-# frame): decode.m16's 64x16 ran 3.0-3.2% faster under 4x1; decode.m64's 128x64 stayed within 0.8%
-# of 1x1 and keeps the small-grid cluster penalty (session 21 run A).
-SWAPPED_DECODE_MULTICAST_COST = 0.98
+def decode_grid(cfg: KernelConfig, p: GemmProblem) -> bool:
+    """A decode GEMM (M <= 128 tokens), seen in the kernel's frame: a swapped kernel's problem has
+    its M and N exchanged, the tokens on its N."""
+    return (p.n if cfg.swap_ab else p.m) <= SWAP_AB_MAX_M
+
+
+def decode_activation_multicast(cfg: KernelConfig, p: GemmProblem) -> bool:
+    """A decode kernel whose four-CTA cluster runs along the weight's rows, so TMA multicasts the
+    activation tile they share: a swapped kernel's narrow tile (N <= 32 in its frame) under 4x1,
+    where decode.m16's 64x16 ran 3.0-3.2% faster (session 21 run A), or cuBLAS's plain 96-wide
+    tile under 1x4, where decode.m64's 64x96x128 ran 3.2-3.8% faster than under 1x1 (session 22
+    run B). decode.m64's swapped 128x64 stayed within 0.8% of 1x1 under 4x1 and keeps the
+    small-grid cluster penalty."""
+    if not decode_grid(cfg, p):
+        return False
+    if cfg.swap_ab:
+        return cfg.cluster == (4, 1) and cfg.tile[1] <= 32
+    return cfg.cluster == (1, 4) and cfg.tile[1] == 96
+
+
+DECODE_MULTICAST_COST = 0.98
 
 
 # CUTLASS 2.x (mma.sync) kernels where wgmma exists: none has won a suite GEMM or conv on the H200

@@ -133,6 +133,14 @@ SM90_CLUSTERS = ((1, 1), (2, 1), (1, 2))
 DECODE_96_WIDE_TILES = [(64, 96, 64), (64, 96, 128)]
 
 
+# cuBLAS's decode.m64 kernel (nvjet_sm90_hsh_96x64_64x10_4x1) pairs four CTAs along the weight's rows,
+# which share the activation tile: Kiln's plain 1x4. 115 tiles make 29 four-CTA clusters, 116 CTAs of
+# the 120 the H200 holds, so no extra round. 64x96x128 under 1x4 ran 27.12 / 26.88 µs against 28.19 /
+# 27.76 under 1x1 and 27.65 / 27.71 under 1x2 (64x96x64: 27.62 / 27.41, 27.90 / 28.06, 28.21 / 27.79),
+# cuBLAS 26.59 / 26.53 (session 22 run B, gemm_pairs_h200_20261204_session22_b_decode_nvjet.json).
+DECODE_96_WIDE_CLUSTERS = (*SM90_CLUSTERS, (1, 4))
+
+
 def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
     # a deep K slice only pays for small tiles (decode, deep-K problems): keeps stages. (96-wide
     # tiles for skinny problems, cuBLAS's decode.m64 tile, were tried in session 6: 64x96 ran 30.0 µs
@@ -141,7 +149,7 @@ def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
              if tk == 64 or tm * tn <= 128 * 128]
     yield from _sm90_variants(p, tiles, SM90_CLUSTERS, pad_kn=pad)
     if p.m <= SWAP_AB_MAX_M:
-        yield from (cfg for cfg in _sm90_variants(p, DECODE_96_WIDE_TILES, SM90_CLUSTERS, pad_kn=pad)
+        yield from (cfg for cfg in _sm90_variants(p, DECODE_96_WIDE_TILES, DECODE_96_WIDE_CLUSTERS, pad_kn=pad)
                     if cfg.epilogue_schedule is EpilogueSchedule.tma)
 
 
