@@ -498,3 +498,18 @@ def test_decode_searches_carry_activation_multicast_and_cublas_96_wide_tile() ->
     assert P.four_cta_cluster_without_an_extra_round(wide, m64, H) is None  # 115 tiles: 116 CTAs of 120
     assert P.four_cta_cluster_without_an_extra_round(wide, GemmProblem.from_spec(GemmSpec(m=64, n=12288, k=4096)), H)
     assert P.four_cta_cluster_without_an_extra_round(wide, GemmProblem.from_spec(GemmSpec(m=256, n=8192, k=4096)), H)
+
+
+def test_decode_m128_search_carries_the_weight_multicast_pair() -> None:
+    """cuBLAS's decode.m128 cluster in Kiln's swapped frame: two CTAs along the tokens share the
+    weight tile, so the 90 MB weight streams from DRAM once (64x64x64 under 1x2 ran 6% faster than
+    the cluster split-K winner, session 22 run C). One cluster along the tokens is the point, so
+    cluster_useful lets a pair that covers every token through, and only that one."""
+    names = [c.variant_name for c in P.prune(full_space(M128, "sm_90a"), M128, H, limit=16).kept]
+    assert "sm90_f16_rc_t64x64x128_c1x2_pingpong_tma_persistent_a888_swab_none" in names
+    pair = replace(C90, tile=(64, 64, 64), schedule=Schedule.pingpong, swap_ab=True, cluster=(1, 2))
+    assert P.cluster_useful(pair, M128.as_run_by(pair), H) is None  # 2 token tiles: one pair
+    assert P.decode_multicast(pair, M128.as_run_by(pair))
+    m64 = GemmProblem.from_spec(GemmSpec(m=64, n=4096, k=11008))  # one token tile: nothing to pair
+    assert not P.decode_multicast(pair, m64.as_run_by(pair))
+    assert P.cluster_useful(pair, m64.as_run_by(pair), H)

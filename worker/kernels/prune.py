@@ -268,7 +268,11 @@ def pingpong_without_streamk(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
 
 
 def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
-    """A 2-CTA cluster multicasts a tile to both CTAs: it needs two tiles along that dimension."""
+    """A 2-CTA cluster multicasts a tile to both CTAs: it needs two tiles along that dimension.
+    A decode pair that covers every token (decode_multicast) is the exception: one cluster along
+    the tokens is the point there (decode.m128's weight streamed once, session 22 run C)."""
+    if decode_multicast(cfg, p):
+        return None
     cm, cn = cfg.cluster
     if cm > 1 and math.ceil(p.m / cfg.tile[0]) < 2 * cm:
         return "cluster M without enough M tiles"
@@ -546,8 +550,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
-        if decode_activation_multicast(cfg, p):
-            cost *= DECODE_MULTICAST_COST
+        if decode_multicast(cfg, p):
+            cost *= DECODE_WEIGHT_MULTICAST_COST if cfg.swap_ab and cfg.cluster == (1, 2) else DECODE_MULTICAST_COST
         elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
@@ -564,21 +568,31 @@ def decode_grid(cfg: KernelConfig, p: GemmProblem) -> bool:
     return (p.n if cfg.swap_ab else p.m) <= SWAP_AB_MAX_M
 
 
-def decode_activation_multicast(cfg: KernelConfig, p: GemmProblem) -> bool:
-    """A decode kernel whose four-CTA cluster runs along the weight's rows, so TMA multicasts the
-    activation tile they share: a swapped kernel's narrow tile (N <= 32 in its frame) under 4x1,
-    where decode.m16's 64x16 ran 3.0-3.2% faster (session 21 run A), or cuBLAS's plain 96-wide
-    tile under 1x4, where decode.m64's 64x96x128 ran 3.2-3.8% faster than under 1x1 (session 22
-    run B). decode.m64's swapped 128x64 stayed within 0.8% of 1x1 under 4x1 and keeps the
-    small-grid cluster penalty."""
+def decode_multicast(cfg: KernelConfig, p: GemmProblem) -> bool:
+    """A decode kernel whose cluster multicasts the operand its CTAs share, where that measured
+    faster than 1x1: (1) along the weight's rows, the activation tile: a swapped kernel's narrow
+    tile (N <= 32 in its frame) under 4x1, where decode.m16's 64x16 ran 3.0-3.2% faster (session 21
+    run A), or cuBLAS's plain 96-wide tile under 1x4 when one tile row holds every token, where
+    decode.m64's 64x96x128 ran 3.2-3.8% faster (session 22 run B; on decode.m128's two token rows
+    it lost 13-16% to the stored winner, run C); (2) along the tokens, the weight tile: a swapped
+    1x2 pair that covers every token, so a weight larger than the L2 (decode.m128's 90 MB) streams
+    from DRAM once however the two token tiles are scheduled: 64x64x64 ran 30.34 / 29.98 µs
+    against the cluster split-K winner's 32.34 / 32.06 (cuBLAS's own kernel is this cluster,
+    session 22 run C). decode.m64's swapped 128x64 stayed within 0.8% of 1x1 under 4x1 and keeps
+    the small-grid cluster penalty."""
     if not decode_grid(cfg, p):
         return False
+    if cfg.swap_ab and cfg.cluster == (1, 2):
+        return math.ceil(p.n / cfg.tile[1]) == 2
     if cfg.swap_ab:
         return cfg.cluster == (4, 1) and cfg.tile[1] <= 32
-    return cfg.cluster == (1, 4) and cfg.tile[1] == 96
+    return cfg.cluster == (1, 4) and cfg.tile[1] == 96 and p.m <= cfg.tile[0]
 
 
 DECODE_MULTICAST_COST = 0.98
+# The weight-tile pair's gain is DRAM traffic the roofline term does not see (it counts each operand
+# once, as if the L2 held the weight for the second token tile): 6% on decode.m128 (session 22 run C).
+DECODE_WEIGHT_MULTICAST_COST = 0.94
 
 
 # CUTLASS 2.x (mma.sync) kernels where wgmma exists: none has won a suite GEMM or conv on the H200

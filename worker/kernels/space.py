@@ -88,8 +88,11 @@ def _sm90_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
 # Clusters along the weight's rows (the swapped kernel's M): their CTAs share the activation tile,
 # which TMA multicasts. 4x1 ran decode.m16's 64x16 winner 3.0-3.2% faster than 1x1 (14.06 / 13.79 µs
 # against 14.50 / 14.24), 2x1 1-3% slower; on decode.m64's 128x64 all three were within 0.8%
-# (session 21 run A, gemm_pairs_h200_20261203_session21_a_decode_multicast.json).
-SWAPPED_DECODE_CLUSTERS = ((1, 1), (2, 1), (4, 1))
+# (session 21 run A, gemm_pairs_h200_20261203_session21_a_decode_multicast.json). 1x2 pairs CTAs
+# along the tokens, sharing the weight tile: cuBLAS's decode.m128 cluster, where swapped 64x64x64
+# under 1x2 ran 6% faster than the cluster split-K winner (session 22 run C,
+# gemm_pairs_h200_20261204_session22_c_decode_m128.json; prune.decode_multicast).
+SWAPPED_DECODE_CLUSTERS = ((1, 1), (2, 1), (4, 1), (1, 2))
 
 
 def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
