@@ -290,6 +290,35 @@ def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters
         assert ctas == min(resident * size, tiles), (m, n, k, prepared.grid, resident)
 
 
+# cuBLAS's decode clusters in Kiln's frames (space.SWAPPED_DECODE_CLUSTERS, DECODE_96_WIDE_CLUSTERS):
+# a swapped pair along the tokens that multicasts the weight tile (decode.m128) and the plain
+# 96-wide tile under 1x4, whose 115 tiles on decode.m64 make 116 CTAs of the 120 the H200 holds in
+# four-CTA clusters; each on its decode shape and on tails in every dimension (a token count that
+# leaves the pair's second tile partial, an N that leaves a cluster's last CTAs without a tile).
+DECODE_CLUSTERS = {
+    "swapped_64x64_1x2_token_pair": (replace(_big_cluster((64, 64, 64), Schedule.pingpong, (1, 2)), swap_ab=True),
+                                     [(128, 4096, 11008), (100, 776, 1032)]),
+    "plain_64x96_1x4_bias": (_big_cluster((64, 96, 128), Schedule.pingpong, (1, 4), Epilogue.bias),
+                             [(64, 11008, 4096), (50, 1000, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DECODE_CLUSTERS))
+def test_decode_cluster_kernels_verify(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg, shapes = DECODE_CLUSTERS[kind]
+    entry = _compiled_entry(cfg, tmp_path)
+    for m, n, k in shapes:
+        prob = _problem(cfg.epilogue.value, m, n, k)
+        c = _candidate(entry, prob)
+        ok, reason, err = gpu_bench.verify(c, prob)
+        assert ok, (m, n, k, reason)
+        assert err < 2e-3
+        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
+        assert prepared.cluster == cfg.cluster, (m, n, k)
+
+
 # Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the
 # partials summed through distributed shared memory by the first CTA. Checked at every slice count
 # a launch may ask (1, 2, 4, 8), on decode shapes with swapped operands, on a one-wave square GEMM
