@@ -77,6 +77,15 @@
 #     but never run on a GPU); (b) re-search the fused shapes with those kernels in the space; (c)
 #     square.8192's warm 7-8 s is its kernels' own time (first pass 2.7 s, re-time 1.8 s); (d) the
 #     one-wave gaps (square.1024 0.92, attn_out 0.93) and decode.m64 (0.947, ceiling 1.08).
+#  2g. Done in sessions 21-22: cuBLAS's decode clusters in Kiln's frames (README "Decode clusters"):
+#     swapped 4x1 (decode.m16 1.12), plain 64x96x128 under 1x4 (decode.m64 1.00; 4-5% over 1x1 in run B),
+#     swapped 1x2 token pairs multicasting the weight (decode.m128 64x64x64 30.0-30.3 us against 32.1-32.3).
+#     Full suite search at d32314f: geomean 1.017 (gemm_h200_20261204_session22_d_search.json). Next:
+#     (a) decode.m128's selection takes the pair at K 128 (31.2 us), the K 64 twin (30.0-30.3) shares its
+#     diverse_top group: a K-depth split of that group for decode pairs; (b) decode.m16 (13.5-13.9 us, 1.15
+#     needs 13.47 against cuBLAS's 15.5): 8x1 clusters (activation multicast over 8; check co-residency of
+#     64 CTAs in 8-CTA clusters), a 256-deep K tile, and the ping-pong schedule on a one-tile-per-CTA grid
+#     (one consumer warpgroup idles); (c) the one-wave gaps (square.1024 0.91, attn_out 0.935) are in-kernel.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).

@@ -21,6 +21,14 @@ if [ ! -d .whl ] || [ -z "$(ls .whl 2>/dev/null)" ]; then
     fastapi starlette sqlalchemy alembic mako uvicorn prometheus-client annotated-doc python-multipart \
     opentelemetry-api importlib-metadata pgserver psycopg psycopg-binary
 fi
+# PostgreSQL's wheels (pgserver, psycopg: 15 MB) travel only to runs that start a server
+# (scripts/device/start_postgres.sh): with them the carry outgrows the run's 64 MiB. KILN_CARRY_POSTGRES=1 brings them.
+mkdir -p .whl-postgres
+if [ "${KILN_CARRY_POSTGRES:-0}" = 1 ]; then
+  mv .whl-postgres/*.whl .whl/ 2>/dev/null || true
+else
+  mv .whl/pgserver-*.whl .whl/psycopg-*.whl .whl/psycopg_binary-*.whl .whl-postgres/ 2>/dev/null || true
+fi
 mkdir -p .devcarry
 cp "${KILN_SUITE:-../shared/bench/suite.json}" .devcarry/suite.json
 git rev-parse --short HEAD > .devcarry/commit
