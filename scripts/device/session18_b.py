@@ -63,5 +63,14 @@ def run(todo: list[tuple[str, GemmSpec, list[KernelConfig]]], out: Path) -> None
     print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, out))}))
 
 
+def main(todo: list[tuple[str, GemmSpec, list[KernelConfig]]]) -> None:
+    """A pairs script's command line: `--list` prints each problem's configs, a path runs them."""
+    if sys.argv[1:] == ["--list"]:
+        for name, _, configs in todo:
+            print(name, *(c.variant_name for c in configs), sep="\n  ")
+    else:
+        run(todo, Path(sys.argv[1]))
+
+
 if __name__ == "__main__":
     run(problems(), Path(sys.argv[1]))

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from session18_b import run  # noqa: E402
+from session18_b import main  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
 from worker.kernels.config import EpilogueSchedule, KernelConfig, Raster, Schedule, TileScheduler  # noqa: E402
@@ -53,8 +53,4 @@ def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--list"]:
-        for name, _, configs in problems():
-            print(name, *(c.variant_name for c in configs), sep="\n  ")
-    else:
-        run(problems(), Path(sys.argv[1]))
+    main(problems())

@@ -305,18 +305,7 @@ DECODE_CLUSTERS = {
 
 @pytest.mark.parametrize("kind", sorted(DECODE_CLUSTERS))
 def test_decode_cluster_kernels_verify(kind: str, tmp_path: Path) -> None:
-    from worker import gpu_bench
-
-    cfg, shapes = DECODE_CLUSTERS[kind]
-    entry = _compiled_entry(cfg, tmp_path)
-    for m, n, k in shapes:
-        prob = _problem(cfg.epilogue.value, m, n, k)
-        c = _candidate(entry, prob)
-        ok, reason, err = gpu_bench.verify(c, prob)
-        assert ok, (m, n, k, reason)
-        assert err < 2e-3
-        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
-        assert prepared.cluster == cfg.cluster, (m, n, k)
+    _verifies_on(*DECODE_CLUSTERS[kind], tmp_path)
 
 
 # Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the
