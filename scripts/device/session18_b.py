@@ -73,4 +73,4 @@ def main(todo: list[tuple[str, GemmSpec, list[KernelConfig]]]) -> None:
 
 
 if __name__ == "__main__":
-    run(problems(), Path(sys.argv[1]))
+    main(problems())

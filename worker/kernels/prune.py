@@ -550,8 +550,9 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
         if cfg.epilogue_store_stages:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
-        if decode_multicast(cfg, p):
-            cost *= DECODE_WEIGHT_MULTICAST_COST if cfg.swap_ab and cfg.cluster == (1, 2) else DECODE_MULTICAST_COST
+        multicast = decode_multicast_cost(cfg, p)
+        if multicast is not None:
+            cost *= multicast
         elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
@@ -569,7 +570,12 @@ def decode_grid(cfg: KernelConfig, p: GemmProblem) -> bool:
 
 
 def decode_multicast(cfg: KernelConfig, p: GemmProblem) -> bool:
-    """A decode kernel whose cluster multicasts the operand its CTAs share, where that measured
+    """A measured decode multicast (decode_multicast_cost says which and why)."""
+    return decode_multicast_cost(cfg, p) is not None
+
+
+def decode_multicast_cost(cfg: KernelConfig, p: GemmProblem) -> float | None:
+    """The cost model's factor for a decode kernel whose cluster multicasts the operand its CTAs share, where that measured
     faster than 1x1: (1) along the weight's rows, the activation tile: a swapped kernel's narrow
     tile (N <= 32 in its frame) under 4x1, where decode.m16's 64x16 ran 3.0-3.2% faster (session 21
     run A), or cuBLAS's plain 96-wide tile under 1x4 when one tile row holds every token, where
@@ -579,14 +585,14 @@ def decode_multicast(cfg: KernelConfig, p: GemmProblem) -> bool:
     from DRAM once however the two token tiles are scheduled: 64x64x64 ran 30.34 / 29.98 µs
     against the cluster split-K winner's 32.34 / 32.06 (cuBLAS's own kernel is this cluster,
     session 22 run C). decode.m64's swapped 128x64 stayed within 0.8% of 1x1 under 4x1 and keeps
-    the small-grid cluster penalty."""
+    the small-grid cluster penalty (None: not such a kernel)."""
     if not decode_grid(cfg, p):
-        return False
+        return None
     if cfg.swap_ab and cfg.cluster == (1, 2):
-        return math.ceil(p.n / cfg.tile[1]) == 2
+        return DECODE_WEIGHT_MULTICAST_COST if math.ceil(p.n / cfg.tile[1]) == 2 else None
     if cfg.swap_ab:
-        return cfg.cluster == (4, 1) and cfg.tile[1] <= 32
-    return cfg.cluster == (1, 4) and cfg.tile[1] == 96 and p.m <= cfg.tile[0]
+        return DECODE_MULTICAST_COST if cfg.cluster == (4, 1) and cfg.tile[1] <= 32 else None
+    return DECODE_MULTICAST_COST if cfg.cluster == (1, 4) and cfg.tile[1] == 96 and p.m <= cfg.tile[0] else None
 
 
 DECODE_MULTICAST_COST = 0.98
