@@ -507,9 +507,12 @@ def test_decode_m128_search_carries_the_weight_multicast_pair() -> None:
     cluster_useful lets a pair that covers every token through, and only that one."""
     names = [c.variant_name for c in P.prune(full_space(M128, "sm_90a"), M128, H, limit=16).kept]
     assert "sm90_f16_rc_t64x64x128_c1x2_pingpong_tma_persistent_a888_swab_none" in names
+    # both K depths of the pair: the 64-deep one ran 3% faster, the cost model cannot tell them apart
+    assert "sm90_f16_rc_t64x64x64_c1x2_pingpong_tma_persistent_a888_swab_none" in names
     pair = replace(C90, tile=(64, 64, 64), schedule=Schedule.pingpong, swap_ab=True, cluster=(1, 2))
     assert P.cluster_useful(pair, M128.as_run_by(pair), H) is None  # 2 token tiles: one pair
     assert P.decode_multicast(pair, M128.as_run_by(pair))
+    assert P.k_depth_matters_for(M128)(pair) and not P.k_depth_matters(pair)
     m64 = GemmProblem.from_spec(GemmSpec(m=64, n=4096, k=11008))  # one token tile: nothing to pair
     assert not P.decode_multicast(pair, m64.as_run_by(pair))
     assert P.cluster_useful(pair, m64.as_run_by(pair), H)

@@ -722,11 +722,31 @@ class PruneReport:
                 "kept": len(self.kept), "examples": self.examples}
 
 
+def k_depth_matters(cfg: KernelConfig) -> bool:
+    """Kernels whose K tile the GPU, not the cost model, should choose, so each depth gets its own
+    group in diverse_top. Conv kernels: the K tile sets how many channels each step loads. Cluster
+    split-K kernels, whose slices each run half the K loop (decode.m128: 64x128 with a 64-deep K
+    tile 32.2 µs, a 128-deep one 33.6, session 17 run A)."""
+    return cfg.family is Family.sm80_conv_fprop or cfg.split_k_mode == "cluster"
+
+
+def k_depth_matters_for(p: GemmProblem) -> Callable[[KernelConfig], bool]:
+    """k_depth_matters, plus what only the problem tells: the decode weight-tile pair
+    (decode_multicast_cost), which streams a weight larger than the L2 once. Its depth sets the
+    bytes per pipeline stage and per multicast: the 64-deep pair ran decode.m128 2.7-3.7% faster
+    than the 128-deep one under the TMA epilogue (30.34 / 29.98 µs against 31.18 / 31.15, session
+    22 run C), yet a shared group let only the 128-deep one into session 22 run D's 16."""
+    def matters(cfg: KernelConfig) -> bool:
+        run = p.as_run_by(cfg)
+        return k_depth_matters(cfg) or decode_multicast_cost(cfg, run) == DECODE_WEIGHT_MULTICAST_COST
+    return matters
+
+
 Check = Callable[[KernelConfig], str | None]
 
 
 def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable[[KernelConfig], float],
-           limit: int | None) -> PruneReport:
+           limit: int | None, by_k_depth: Callable[[KernelConfig], bool] = k_depth_matters) -> PruneReport:
     """Apply named checks in order (the first reason drops a config and is counted under its
     name), rank the survivors by `cost`, keep a spread of the best `limit`."""
     report = PruneReport(total=len(configs), removed=dict.fromkeys(checks, 0))
@@ -742,7 +762,7 @@ def funnel(configs: list[KernelConfig], checks: dict[str, Check], cost: Callable
             survivors.append(cfg)
     report.survivors = len(survivors)
     survivors.sort(key=lambda c: (cost(c), cluster_tie_break(c), c.name))
-    report.kept = survivors if limit is None else diverse_top(survivors, limit)
+    report.kept = survivors if limit is None else diverse_top(survivors, limit, by_k_depth)
     return report
 
 
@@ -765,24 +785,22 @@ def prune(configs: list[KernelConfig], p: GemmProblem, hw: Hardware, *, limit: i
         return lambda cfg: rule(cfg, p.as_run_by(cfg), hw) if rule_applies(rule, cfg) else None
 
     checks: dict[str, Check] = {rule.__name__: bind(rule) for rule in RULES if rule not in skip}
-    return funnel(configs, checks, lambda c: estimated_cost(c, p.as_run_by(c), hw), limit)
+    return funnel(configs, checks, lambda c: estimated_cost(c, p.as_run_by(c), hw), limit, k_depth_matters_for(p))
 
 
-def diverse_top(ranked: list[KernelConfig], limit: int) -> list[KernelConfig]:
+def diverse_top(ranked: list[KernelConfig], limit: int,
+                by_k_depth: Callable[[KernelConfig], bool] = k_depth_matters) -> list[KernelConfig]:
     """The best `limit` distinct cubins, spread across tile shapes first.
 
-    Survivors are grouped by (family, tile M×N, operand order, schedule, tile scheduler, split-K
-    mode); groups are visited in order
+    Survivors are grouped by (family, tile M×N, with K too where `by_k_depth` says so, operand
+    order, schedule, tile scheduler, split-K mode); groups are visited in order
     of their best estimated cost, taking one member per group per round. The cost model is too
     coarse to pick between near neighbours; the GPU is not, so it gets a spread to choose from.
     Launch-time variants (raster, swizzle) share a cubin and are tried later at no compile cost.
     """
     groups: dict[tuple, list[KernelConfig]] = {}
     for cfg in ranked:
-        # conv kernels also spread over the K tile: it sets how many channels each step loads; so do
-        # cluster split-K kernels, whose slices each run half the K loop (decode.m128: 64x128 with a
-        # 64-deep K tile 32.2 µs, a 128-deep one 33.6, session 17 run A)
-        tile = cfg.tile if cfg.family is Family.sm80_conv_fprop or cfg.split_k_mode == "cluster" else cfg.tile[:2]
+        tile = cfg.tile if by_k_depth(cfg) else cfg.tile[:2]
         key = (cfg.family, tile, cfg.swap_ab, cfg.schedule, cfg.tile_scheduler, cfg.split_k_mode,
                cfg.conv_iterator, cfg.operand_prep)
         groups.setdefault(key, []).append(cfg)
