@@ -86,6 +86,13 @@
 #     needs 13.47 against cuBLAS's 15.5): 8x1 clusters (activation multicast over 8; check co-residency of
 #     64 CTAs in 8-CTA clusters), a 256-deep K tile, and the ping-pong schedule on a one-tile-per-CTA grid
 #     (one consumer warpgroup idles); (c) the one-wave gaps (square.1024 0.91, attn_out 0.935) are in-kernel.
+#  2h. Done in session 23: (a) above, prune.k_depth_matters_for: decode.m128's search took the 64-deep pair,
+#     1.115x (gemm_h200_20261204_session23_a_decode_search.json); (b) 8x1 and a 256-deep K tile tied or lost
+#     on decode.m16 (gemm_pairs_h200_20261204_session23_a_decode_m16.json). decode.m16 stays at 1.08-1.12,
+#     its 64 CTAs' fixed cost; what is left there is fewer fixed microseconds per CTA (a one-tile kernel
+#     without the persistent scheduler's loop and with its pipeline primed before the grid dependency
+#     wait), not more bandwidth. Next: the one-wave gaps (c) and the mid-size shapes at 0.98-0.99, where
+#     the geomean's missing 3% sits (nvjet's 256x128 coopA and 192x128 coopB tiles on 1x2 clusters).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
