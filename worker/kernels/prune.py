@@ -589,10 +589,16 @@ def decode_multicast_cost(cfg: KernelConfig, p: GemmProblem) -> float | None:
     if not decode_grid(cfg, p):
         return None
     if cfg.swap_ab and cfg.cluster == (1, 2):
-        return DECODE_WEIGHT_MULTICAST_COST if math.ceil(p.n / cfg.tile[1]) == 2 else None
+        return DECODE_WEIGHT_MULTICAST_COST if decode_weight_pair(cfg, p) else None
     if cfg.swap_ab:
         return DECODE_MULTICAST_COST if cfg.cluster == (4, 1) and cfg.tile[1] <= 32 else None
     return DECODE_MULTICAST_COST if cfg.cluster == (1, 4) and cfg.tile[1] == 96 and p.m <= cfg.tile[0] else None
+
+
+def decode_weight_pair(cfg: KernelConfig, p: GemmProblem) -> bool:
+    """The swapped 1x2 pair along the tokens that covers every token with its two tiles, so the
+    weight streams from DRAM once (decode_multicast_cost's case 2)."""
+    return decode_grid(cfg, p) and cfg.swap_ab and cfg.cluster == (1, 2) and math.ceil(p.n / cfg.tile[1]) == 2
 
 
 DECODE_MULTICAST_COST = 0.98
@@ -732,14 +738,11 @@ def k_depth_matters(cfg: KernelConfig) -> bool:
 
 def k_depth_matters_for(p: GemmProblem) -> Callable[[KernelConfig], bool]:
     """k_depth_matters, plus what only the problem tells: the decode weight-tile pair
-    (decode_multicast_cost), which streams a weight larger than the L2 once. Its depth sets the
+    (decode_weight_pair), which streams a weight larger than the L2 once. Its depth sets the
     bytes per pipeline stage and per multicast: the 64-deep pair ran decode.m128 2.7-3.7% faster
     than the 128-deep one under the TMA epilogue (30.34 / 29.98 µs against 31.18 / 31.15, session
     22 run C), yet a shared group let only the 128-deep one into session 22 run D's 16."""
-    def matters(cfg: KernelConfig) -> bool:
-        run = p.as_run_by(cfg)
-        return k_depth_matters(cfg) or decode_multicast_cost(cfg, run) == DECODE_WEIGHT_MULTICAST_COST
-    return matters
+    return lambda cfg: k_depth_matters(cfg) or decode_weight_pair(cfg, p.as_run_by(cfg))
 
 
 Check = Callable[[KernelConfig], str | None]
