@@ -35,8 +35,13 @@ class ConvIterator(StrEnum):
 
 class Schedule(StrEnum):
     none = "none"
-    cooperative = "cooperative"
-    pingpong = "pingpong"
+    cooperative = "cooperative"  # persistent: two consumer warpgroups share each tile's rows
+    pingpong = "pingpong"  # persistent: two consumer warpgroups take turns, a tile each
+    # CUTLASS's non-persistent KernelTmaWarpSpecialized: one consumer warpgroup, one tile per CTA,
+    # the grid the tiles themselves (tile_scheduler none). For grids of one wave or less every
+    # persistent CTA gets one tile anyway, and this kernel drops the scheduler's loop, ping-pong's
+    # order barrier and the idle second consumer warpgroup.
+    single = "single"
 
 
 class EpilogueSchedule(StrEnum):

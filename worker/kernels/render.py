@@ -60,15 +60,21 @@ KILN_ACTIVATION_FN = {
 SCHEDULE = {
     Schedule.cooperative: "cutlass::gemm::KernelTmaWarpSpecializedCooperative",
     Schedule.pingpong: "cutlass::gemm::KernelTmaWarpSpecializedPingpong",
+    Schedule.single: "cutlass::gemm::KernelTmaWarpSpecialized",
 }
+PERSISTENT_SCHEDULES = (Schedule.cooperative, Schedule.pingpong)  # two consumer warpgroups, setmaxnreg
 EPILOGUE_SCHEDULE = {
     (Schedule.cooperative, EpilogueSchedule.tma): "cutlass::epilogue::TmaWarpSpecializedCooperative",
     (Schedule.pingpong, EpilogueSchedule.tma): "cutlass::epilogue::TmaWarpSpecialized",
+    (Schedule.single, EpilogueSchedule.tma): "cutlass::epilogue::TmaWarpSpecialized",
 }
 TILE_SCHEDULER = {
     TileScheduler.persistent: "cutlass::gemm::PersistentScheduler",
     TileScheduler.streamk: "cutlass::gemm::StreamKScheduler",
 }
+# The single-consumer schedule's kernel takes no tile scheduler: each CTA computes the tile its
+# block index names.
+SINGLE_TILE_SCHEDULER = "void"
 CONV_ITERATOR = {
     ConvIterator.analytic: "kAnalytic",
     ConvIterator.optimized: "kOptimized",
@@ -193,7 +199,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
                       # CUTLASS's own conv kernel: one consumer warpgroup, so ping-pong's epilogue schedule
                       epilogue_schedule_type=EPILOGUE_SCHEDULE[(Schedule.pingpong, EpilogueSchedule.tma)])
         if persistent:
-            if cfg.schedule not in SCHEDULE or cfg.epilogue_schedule is not EpilogueSchedule.tma:
+            if cfg.schedule not in PERSISTENT_SCHEDULES or cfg.epilogue_schedule is not EpilogueSchedule.tma:
                 raise UnsupportedConfig("persistent sm90 convs run the cooperative or ping-pong schedule, TMA epilogue")
             tokens.update(schedule_type=SCHEDULE[cfg.schedule],
                           epilogue_schedule_type=EPILOGUE_SCHEDULE[(cfg.schedule, cfg.epilogue_schedule)])
@@ -205,13 +211,15 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             schedule=cfg.schedule.value, schedule_type=SCHEDULE[cfg.schedule],
             epilogue_schedule=cfg.epilogue_schedule.value,
             epilogue_schedule_type=EPILOGUE_SCHEDULE.get((cfg.schedule, cfg.epilogue_schedule), ""),
-            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=TILE_SCHEDULER.get(cfg.tile_scheduler, ""),
+            tile_scheduler=cfg.tile_scheduler.value, tile_scheduler_type=tile_scheduler_type(cfg),
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
+        elif cfg.schedule is Schedule.single:
+            check_single(cfg)
         elif cfg.tile_scheduler not in TILE_SCHEDULER:
             raise UnsupportedConfig("sm90 GEMMs run the persistent or stream-K tile scheduler")
         if cfg.split_k_mode == "parallel" and (cfg.epilogue_schedule is not EpilogueSchedule.nosmem
@@ -222,12 +230,25 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
     return tokens
 
 
+def tile_scheduler_type(cfg: KernelConfig) -> str:
+    if cfg.schedule is Schedule.single:
+        return SINGLE_TILE_SCHEDULER
+    return TILE_SCHEDULER.get(cfg.tile_scheduler, "")
+
+
+def check_single(cfg: KernelConfig) -> None:
+    """The single-consumer kernel has no tile scheduler (so no stream-K and no parallel split-K's
+    persistent partials) and CUTLASS gives it no split of K over a cluster."""
+    if cfg.tile_scheduler is not TileScheduler.none or cfg.split_k_mode != "none":
+        raise UnsupportedConfig("the single-consumer schedule runs one tile per CTA: no tile scheduler, no split-K")
+
+
 def check_cluster_split(cfg: KernelConfig) -> None:
     """Cluster split-K (templates/cluster_splitk_kernel.cuh.j2) is built on CUTLASS's no-smem or TMA
     epilogue (CUTLASS's own, not the per-warp-store one), one tile per cluster (no tile scheduler)
     and a 1x1 multicast cluster: the launch cluster holds the tile's K slices, not neighbouring tiles."""
     if (cfg.epilogue_schedule not in (EpilogueSchedule.nosmem, EpilogueSchedule.tma) or cfg.warp_stores
-            or cfg.tile_scheduler is not TileScheduler.none or cfg.cluster != (1, 1) or cfg.schedule not in SCHEDULE):
+            or cfg.tile_scheduler is not TileScheduler.none or cfg.cluster != (1, 1) or cfg.schedule not in PERSISTENT_SCHEDULES):
         raise UnsupportedConfig("cluster split-K is generated with CUTLASS's no-smem or TMA epilogue, no tile "
                                 "scheduler, a 1x1 multicast cluster and the cooperative or ping-pong mainloop")
 
