@@ -16,6 +16,7 @@ from worker.kernels.config import (
     Family,
     KernelConfig,
     Raster,
+    Schedule,
     TileScheduler,
 )
 from worker.kernels.conv_problem import ConvProblem
@@ -90,6 +91,8 @@ def expand_runtime_variants(configs: list[KernelConfig], problem: GemmProblem | 
             continue
         if cfg.split_k_mode == "cluster":  # one tile per cluster: no raster; its slice count is a launch argument
             add_splits(cfg, (2, 4, 8))
+            continue
+        if cfg.schedule is Schedule.single:  # a CTA per tile in block order: no raster to choose
             continue
         out.append(replace(cfg, raster=Raster.along_m, max_swizzle=2))
         out.append(replace(cfg, raster=Raster.along_n, max_swizzle=2))

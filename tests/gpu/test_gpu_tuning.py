@@ -308,6 +308,49 @@ def test_decode_cluster_kernels_verify(kind: str, tmp_path: Path) -> None:
     _verifies_on(*DECODE_CLUSTERS[kind], tmp_path)
 
 
+# The single-consumer kernel (Schedule.single: CUTLASS's non-persistent KernelTmaWarpSpecialized, one
+# tile per CTA, no tile scheduler), in every frame the search offers it: plain, swapped, the no-smem
+# and TMA epilogues, 2- and 4-CTA clusters, a 128-row tile in one warpgroup (192 accumulators) with
+# bias + GELU. Each on its suite shape, on tails in every dimension, and (where the search never
+# takes it, but a client may ask for it) on a grid of several rounds; its grid is its tiles.
+def _single(tile: tuple[int, int, int], cluster: tuple[int, int], epilogue: Epilogue = Epilogue.none,
+            swap_ab: bool = False, epilogue_schedule: EpilogueSchedule = EpilogueSchedule.tma) -> KernelConfig:
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=cluster,
+                        schedule=Schedule.single, epilogue_schedule=epilogue_schedule,
+                        tile_scheduler=TileScheduler.none, swap_ab=swap_ab)
+
+
+SINGLE = {
+    "plain_64x128_1x2": (_single((64, 128, 128), (1, 2)), [(1024, 1024, 1024), (1000, 776, 1032), (4096, 2304, 768)]),
+    "plain_128x192_1x2_bias_gelu": (_single((128, 192, 64), (1, 2), Epilogue.bias_gelu),
+                                    [(4096, 768, 768), (1000, 776, 1032)]),
+    "swapped_64x16_4x1_nosmem_bias": (_single((64, 16, 128), (4, 1), Epilogue.bias, True, EpilogueSchedule.nosmem),
+                                      [(16, 4096, 4096), (13, 1000, 1032)]),
+    "swapped_64x64_1x2_token_pair": (_single((64, 64, 64), (1, 2), swap_ab=True), [(128, 4096, 11008), (100, 776, 1032)]),
+    "plain_64x96_1x4": (_single((64, 96, 128), (1, 4)), [(64, 11008, 4096), (50, 1000, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SINGLE))
+def test_single_consumer_kernels_verify_with_a_cta_per_tile(kind: str, tmp_path: Path) -> None:
+    from worker import gpu_bench
+
+    cfg, shapes = SINGLE[kind]
+    entry = _compiled_entry(cfg, tmp_path)
+    for m, n, k in shapes:
+        prob = _problem(cfg.epilogue.value, m, n, k)
+        c = _candidate(entry, prob)
+        ok, reason, err = gpu_bench.verify(c, prob)
+        assert ok, (m, n, k, reason)
+        assert err < 2e-3
+        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
+        rows, cols = (n, m) if cfg.swap_ab else (m, n)  # the kernel's frame
+        cm, cn = cfg.cluster
+        tiles = -(-rows // cfg.tile[0] // cm) * cm * (-(-cols // cfg.tile[1] // cn) * cn)
+        assert prepared.grid[0] * prepared.grid[1] * prepared.grid[2] == tiles, (m, n, k, prepared.grid)
+        assert prepared.threads == 256 and prepared.cluster == cfg.cluster
+
+
 # Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the
 # partials summed through distributed shared memory by the first CTA. Checked at every slice count
 # a launch may ask (1, 2, 4, 8), on decode shapes with swapped operands, on a one-wave square GEMM

@@ -15,6 +15,7 @@ from worker.kernels.config import (
     EpilogueSchedule,
     Family,
     KernelConfig,
+    Raster,
     Schedule,
     TileScheduler,
 )
@@ -39,6 +40,7 @@ SK64 = replace(C90, tile=(128, 64, 128), cluster=(1, 2), tile_scheduler=TileSche
 SKINNY = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.none, (16, 128, 128),
                       warp=(16, 16, 128), stages=2)
 M64 = GemmProblem.from_spec(GemmSpec(m=64, n=11008, k=4096))
+SINGLE = replace(C90, tile=(64, 128, 128), cluster=(1, 2), schedule=Schedule.single, tile_scheduler=TileScheduler.none)
 
 CASES = [
     (P.smem_capacity, C80, replace(C80, tile=(256, 256, 64), warp=(64, 64, 64), stages=6), BIG, H),
@@ -92,6 +94,11 @@ CASES = [
     (P.family_for_arch, C80, C90, BIG, hardware_for("sm_90")),
     (P.pingpong_without_streamk, replace(C90, tile_scheduler=TileScheduler.streamk),
      replace(C90, schedule=Schedule.pingpong, tile_scheduler=TileScheduler.streamk), BIG, H),
+    # square.1024: 128 tiles of 64x128 are one round of 132 SMs, 512 of 64x64 are four
+    (P.single_in_one_round, SINGLE, replace(SINGLE, tile=(64, 64, 128)), SMALL, H),
+    (P.pingpong_in_one_round, replace(SINGLE, schedule=Schedule.pingpong, tile=(64, 64, 128),
+                                      tile_scheduler=TileScheduler.persistent),
+     replace(SINGLE, schedule=Schedule.pingpong, tile_scheduler=TileScheduler.persistent), SMALL, H),
     (P.sm80_stages_for_k, C80, replace(C80, stages=6), GemmProblem.from_spec(GemmSpec(m=4096, n=4096, k=64)), H),
     (P.swizzle_matches_grid, C80, replace(C80, swizzle=1), BIG, H),
     (P.wide_epilogue_for_stores, C90, replace(C90, epilogue_tile_n=64), BIG, H),
@@ -420,15 +427,24 @@ def test_mid_size_gemms_search_the_swapped_tall_tile() -> None:
 
     qkv = GemmSpec(m=4096, n=2304, k=768)
     problem = GemmProblem.from_spec(qkv)
-    tall = [c for c in full_space(problem, "sm_90a") if c.swap_ab]
+    swapped = [c for c in full_space(problem, "sm_90a") if c.swap_ab]
+    tall = [c for c in swapped if c.schedule is Schedule.pingpong]
     assert {(c.tile, c.schedule, c.cluster) for c in tall} == {((128, 192, 64), Schedule.pingpong, (1, 2)),
                                                                 ((128, 192, 64), Schedule.pingpong, (2, 1))}
+    # and their single-consumer twins, for grids of one round (bert-base.attn_out: 132 swapped tiles)
+    assert {(c.tile, c.cluster) for c in swapped if c.schedule is Schedule.single} == {
+        ((128, 192, 64), (1, 2)), ((128, 192, 64), (2, 1))}
     assert all(P.accumulator_registers(c, problem.as_run_by(c), H) is None for c in tall)
     plain = replace(tall[0], swap_ab=False)
     assert P.accumulator_registers(plain, problem, H) == "192 accumulators per thread"  # never measured
     assert any(c.swap_ab and c.tile == (128, 192, 64) for c in select_gemm(qkv, "sm_90a", H, 16).report.kept)
     col_a = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768, layout_a="col"))
     assert not any(c.swap_ab for c in full_space(col_a, "sm_90a"))
+
+
+def tall_pingpong(p: GemmProblem) -> list[KernelConfig]:
+    """The tall swapped tile's persistent ping-pong configs (its single-consumer twins left out)."""
+    return [c for c in sm90_tall_swapped_configs(p) if c.schedule is Schedule.pingpong]
 
 
 def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
@@ -438,14 +454,14 @@ def test_cluster_padding_ranks_the_unpadded_cluster_first() -> None:
     search's one tall swapped slot goes to 2x1; where M divides evenly (bert, M = 4096) both cost
     the same."""
     qkv = GemmProblem.from_spec(GemmSpec(m=2048, n=12288, k=4096))
-    c12, c21 = sorted(sm90_tall_swapped_configs(qkv), key=lambda c: c.cluster)
+    c12, c21 = sorted(tall_pingpong(qkv), key=lambda c: c.cluster)
     assert (c12.cluster, c21.cluster) == ((1, 2), (2, 1))
     assert P._launched_tiles(c12, qkv.as_run_by(c12)) == 96 * 12 and P._tiles(c12, qkv.as_run_by(c12)) == 96 * 11
     assert P.estimated_cost(c21, qkv.as_run_by(c21), H) < P.estimated_cost(c12, qkv.as_run_by(c12), H)
     report = P.prune(full_space(qkv, "sm_90a"), qkv, H, limit=16)
     assert [c.cluster for c in report.kept if c.swap_ab] == [(2, 1)]
     bert = GemmProblem.from_spec(GemmSpec(m=4096, n=2304, k=768))
-    c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
+    c12, c21 = sorted(tall_pingpong(bert), key=lambda c: c.cluster)
     assert P.estimated_cost(c12, bert.as_run_by(c12), H) == P.estimated_cost(c21, bert.as_run_by(c21), H)
 
 
@@ -455,7 +471,7 @@ def test_equal_cost_ranks_the_cluster_along_the_problems_n_first() -> None:
     swapped tile's 2x1 ran 1.9-2.5% faster than its 1x2 twin, which the name had put first."""
     ffn1 = GemmSpec(m=4096, n=3072, k=768, epilogue="bias_gelu")
     bert = GemmProblem.from_spec(ffn1)
-    c12, c21 = sorted(sm90_tall_swapped_configs(bert), key=lambda c: c.cluster)
+    c12, c21 = sorted(tall_pingpong(bert), key=lambda c: c.cluster)
     assert P.cluster_tie_break(c21) < P.cluster_tie_break(c12)
     plain12 = replace(c12, swap_ab=False)
     assert P.cluster_tie_break(plain12) < P.cluster_tie_break(replace(c21, swap_ab=False))
@@ -472,8 +488,8 @@ def test_mma_sync_kernels_rank_behind_on_wgmma_hardware(monkeypatch: pytest.Monk
     monkeypatch.setattr(P, "MMA_SYNC_ON_WGMMA_HARDWARE_COST", 1.0)
     assert charged == pytest.approx(P.estimated_cost(C80, BIG, H) * 1.3) and sm90 == P.estimated_cost(C90, BIG, H)
     monkeypatch.undo()
-    winner = replace(C90, tile=(64, 32, 128), schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
-                     swap_ab=True, cluster=(4, 1))
+    winner = replace(C90, tile=(64, 32, 128), schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.nosmem,
+                     tile_scheduler=TileScheduler.none, swap_ab=True, cluster=(4, 1))  # one round: single consumer
     assert winner in P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16).kept
 
 
@@ -487,8 +503,9 @@ def test_decode_searches_carry_activation_multicast_and_cublas_96_wide_tile() ->
     m64 = M64
     names16 = [c.variant_name for c in P.prune(full_space(m16, "sm_90a"), m16, H, limit=16).kept]
     names64 = [c.variant_name for c in P.prune(full_space(m64, "sm_90a"), m64, H, limit=16).kept]
-    assert "sm90_f16_rc_t64x16x128_c4x1_pingpong_nosmem_persistent_a888_swab_none" in names16
-    assert "sm90_f16_rc_t64x96x128_c1x4_pingpong_tma_persistent_a888_none" in names64
+    # (one round of CTAs each: the single-consumer twins of the measured ping-pong winners)
+    assert "sm90_f16_rc_t64x16x128_c4x1_single_nosmem_none_a888_swab_none" in names16
+    assert "sm90_f16_rc_t64x96x128_c1x4_single_tma_none_a888_none" in names64
     assert "sm90_f16_rc_t128x64x128_c1x1_cooperative_nosmem_persistent_a888_swab_none" in names64
     assert not [c for c in full_space(m64, "sm_90a") if c.tile[1] == 96 and c.epilogue_schedule is EpilogueSchedule.nosmem]
     big = replace(C90, tile=(64, 16, 128), swap_ab=True, cluster=(4, 1))
@@ -506,9 +523,9 @@ def test_decode_m128_search_carries_the_weight_multicast_pair() -> None:
     the cluster split-K winner, session 22 run C). One cluster along the tokens is the point, so
     cluster_useful lets a pair that covers every token through, and only that one."""
     names = [c.variant_name for c in P.prune(full_space(M128, "sm_90a"), M128, H, limit=16).kept]
-    assert "sm90_f16_rc_t64x64x128_c1x2_pingpong_tma_persistent_a888_swab_none" in names
+    assert "sm90_f16_rc_t64x64x128_c1x2_single_tma_none_a888_swab_none" in names  # one round: single consumer
     # both K depths of the pair: the 64-deep one ran 3% faster, the cost model cannot tell them apart
-    assert "sm90_f16_rc_t64x64x64_c1x2_pingpong_tma_persistent_a888_swab_none" in names
+    assert "sm90_f16_rc_t64x64x64_c1x2_single_tma_none_a888_swab_none" in names
     pair = replace(C90, tile=(64, 64, 64), schedule=Schedule.pingpong, swap_ab=True, cluster=(1, 2))
     assert P.cluster_useful(pair, M128.as_run_by(pair), H) is None  # 2 token tiles: one pair
     assert P.decode_multicast(pair, M128.as_run_by(pair))
@@ -516,3 +533,28 @@ def test_decode_m128_search_carries_the_weight_multicast_pair() -> None:
     m64 = GemmProblem.from_spec(GemmSpec(m=64, n=4096, k=11008))  # one token tile: nothing to pair
     assert not P.decode_multicast(pair, m64.as_run_by(pair))
     assert P.cluster_useful(pair, m64.as_run_by(pair), H)
+
+
+def test_one_round_grids_search_the_single_consumer_kernel_instead_of_idle_pingpong() -> None:
+    """square.1024 (one round of 128 tiles) times the single-consumer twin of its 64x128 winner and
+    no persistent data-parallel ping-pong kernel of one round; square.8192 (many rounds) no single
+    kernel at all. A single kernel's raster is not a launch choice: it gets no raster variants."""
+    from worker.selection import select_gemm
+
+    small = select_gemm(GemmSpec(m=1024, n=1024, k=1024), "sm_90a", H, 16)
+    kept = small.report.kept
+    assert any(c.schedule is Schedule.single and c.tile == (64, 128, 128) and c.cluster == (1, 2) for c in kept)
+    one_round = [c for c in kept if c.schedule is Schedule.pingpong and c.tile_scheduler is TileScheduler.persistent
+                 and c.split_k == 1 and P._launched_tiles(c, SMALL) <= H.sm_count]
+    assert one_round == []
+    singles = [c for c in small.variants if c.schedule is Schedule.single]
+    assert singles and all(c.raster is Raster.heuristic for c in singles)
+    big = select_gemm(GemmSpec(m=8192, n=8192, k=8192), "sm_90a", H, 16)
+    assert not any(c.schedule is Schedule.single for c in big.report.kept)
+
+
+def test_single_kernel_holds_a_128x192_tile_in_one_warpgroup() -> None:
+    """192 accumulators a thread fit the single kernel's 256-thread CTA (bert-base.attn_out, session
+    24 run A); 256 (a 128x256 tile) do not."""
+    assert P.accumulator_registers(replace(SINGLE, tile=(128, 192, 64)), SMALL, H) is None
+    assert P.accumulator_registers(replace(SINGLE, tile=(128, 256, 64)), SMALL, H) is not None

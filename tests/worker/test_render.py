@@ -28,7 +28,7 @@ from worker.kernels.render import render, template_tokens
 from worker.kernels.space import full_space
 
 WHITELIST = (set(R.ELEMENT.values()) | set(R.LAYOUT.values()) | set(R.ACTIVATION_FN.values()) | set(R.SCHEDULE.values())
-             | set(R.KILN_ACTIVATION_FN.values()) | {"Element", "float"} | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | set(R.MMA_TYPE.values()) | {""})
+             | set(R.KILN_ACTIVATION_FN.values()) | {"Element", "float"} | set(R.EPILOGUE_SCHEDULE.values()) | set(R.TILE_SCHEDULER.values()) | {R.SINGLE_TILE_SCHEDULER} | set(R.MMA_TYPE.values()) | {""})
 SAFE_WORD = re.compile(r"^[a-z_0-9]+$")
 EPILOGUE_SHAPE = re.compile(r"^Shape<_(64|128), _(16|32|64|128|256)>$")
 

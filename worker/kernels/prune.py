@@ -72,6 +72,10 @@ def smem_capacity(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None
 # and won bert-base.qkv (session 18 run E). Plain kernels stay at 128: 192-accumulator plain tiles
 # were never measured, and the search should not take them on the model's word.
 SM90_TALL_SWAPPED_ACCUMULATORS = 192
+# The single-consumer kernel (Schedule.single) has no setmaxnreg, but only 256 threads, so up to 255
+# registers a thread: its one warpgroup held bert-base.attn_out's plain 128x192 tile (192
+# accumulators) and ran it 3% faster than the cooperative winner (session 24 run A).
+SM90_SINGLE_ACCUMULATORS = 192
 
 
 def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
@@ -83,8 +87,10 @@ def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
     elif cfg.schedule is Schedule.cooperative:
         per_thread = tm * tn // 256  # two consumer warpgroups share the tile
     else:
-        per_thread = tm * tn // 128  # ping-pong: each consumer warpgroup owns a whole tile
+        per_thread = tm * tn // 128  # ping-pong, single: each consumer warpgroup owns a whole tile
     limit = SM90_TALL_SWAPPED_ACCUMULATORS if cfg.swap_ab and not cfg.is_2x else 128
+    if cfg.schedule is Schedule.single:
+        limit = SM90_SINGLE_ACCUMULATORS
     return None if per_thread <= limit else f"{per_thread} accumulators per thread"
 
 
@@ -267,6 +273,33 @@ def pingpong_without_streamk(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
     return None
 
 
+def single_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """The single-consumer kernel launches a CTA per tile: past one round of co-resident CTAs the
+    hardware starts the rest as earlier ones finish, and no CTA's epilogue overlaps another tile's
+    mainloop, which is what the persistent schedules are for."""
+    if cfg.schedule is not Schedule.single:
+        return None
+    tiles, resident = _launched_tiles(cfg, p), hw.resident_ctas(launch_cluster_size(cfg))
+    return None if tiles <= resident else f"{tiles} tiles: more than one round of {resident} CTAs"
+
+
+def pingpong_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
+    """Where the grid is one round of CTAs, every persistent ping-pong CTA gets one tile and its
+    second consumer warpgroup idles: the single-consumer twin runs the same warpgroup's work without
+    the scheduler's loop and the warpgroups' order barrier. On the H200 it won on every one-round
+    suite grid, both turns (session 24 run A, gemm_pairs_h200_20261204_session24_a_single.json):
+    square.1024 9.38/9.42 -> 9.12/9.12 µs, decode.m16 13.86/13.89 -> 13.63/13.60, decode.m64
+    27.42/27.39 -> 26.77/26.75, decode.m128 30.08/30.10 -> 29.65/29.68 (and bert-base.attn_out's
+    cooperative 128x192 13.39/13.28 -> 12.94/12.98, which stays in the search beside its twin).
+    Data-parallel persistent ping-pong only: split-K and stream-K kernels are other launches."""
+    if (cfg.family is not Family.sm90_tma or cfg.schedule is not Schedule.pingpong
+            or cfg.tile_scheduler is not TileScheduler.persistent or cfg.split_k > 1 or cfg.split_k_mode != "none"
+            or cfg.warp_stores):  # the per-warp-store epilogue is not built for the single kernel
+        return None
+    tiles, resident = _launched_tiles(cfg, p), hw.resident_ctas(launch_cluster_size(cfg))
+    return f"{tiles} tiles in one round: the single-consumer twin runs it" if tiles <= resident else None
+
+
 def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """A 2-CTA cluster multicasts a tile to both CTAs: it needs two tiles along that dimension.
     A decode pair that covers every token (decode_multicast) is the exception: one cluster along
@@ -304,8 +337,8 @@ def four_cta_cluster_without_an_extra_round(cfg: KernelConfig, p: GemmProblem, h
     size = cfg.cluster[0] * cfg.cluster[1]
     if size <= 2:
         return None
-    if cfg.tile_scheduler is not TileScheduler.persistent:
-        return f"{size}-CTA clusters are measured with the persistent scheduler only"
+    if cfg.tile_scheduler is not TileScheduler.persistent and cfg.schedule is not Schedule.single:
+        return f"{size}-CTA clusters are measured with the persistent and single-consumer kernels only"
     units = _tiles(cfg, p) * cfg.split_k
     if decode_grid(cfg, p) and units <= hw.resident_ctas(size):
         return None  # a decode grid the four-CTA clusters hold at once (SWAPPED_DECODE_CLUSTERS, DECODE_96_WIDE_CLUSTERS)
@@ -425,7 +458,7 @@ RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, cluster_split_in_one_wave, streamk_for_tails, streamk_runs_as_asked,
-    pingpong_without_streamk, cluster_useful, cluster_fits_hardware, four_cta_cluster_without_an_extra_round,
+    pingpong_without_streamk, single_in_one_round, pingpong_in_one_round, cluster_useful, cluster_fits_hardware, four_cta_cluster_without_an_extra_round,
     wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
     skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
@@ -556,6 +589,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
+        if cfg.schedule is Schedule.single:
+            cost *= SINGLE_CONSUMER_COST
         if persistent and sm90_pipeline_stages(cfg, hw) < SHALLOW_PIPELINE_STAGES:
             cost *= SHALLOW_PIPELINE_COST
     elif cfg.is_2x and hw.has_wgmma:
@@ -612,6 +647,10 @@ DECODE_WEIGHT_MULTICAST_COST = 0.94
 # the swapped sm90 kernels 14.1-14.6), yet the roofline model, blind to the instruction rate on
 # memory-bound shapes, ranked three of them into decode.m16's 16 and its winner out (session 19).
 MMA_SYNC_ON_WGMMA_HARDWARE_COST = 1.3
+# The single-consumer kernel on a one-round grid: 1.4-3.2% under its persistent twin on the H200
+# (session 24 run A, rule pingpong_in_one_round), so it ranks just ahead of a persistent kernel the
+# model otherwise costs the same.
+SINGLE_CONSUMER_COST = 0.98
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a

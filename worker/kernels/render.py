@@ -305,9 +305,10 @@ def epilogue_store_stages(cfg: KernelConfig) -> int:
 def warp_stores_supported(cfg: KernelConfig) -> bool:
     """What the per-warp-store collective (templates/warp_store_epilogue.cuh.j2) is built for: sm90
     GEMMs with the TMA epilogue, no residual (the subtile buffer is not shared with C), no split-K
-    partials; row-major D, or column-major D (swapped) in 16-bit elements."""
+    partials; row-major D, or column-major D (swapped) in 16-bit elements; the persistent schedules
+    only (it was never built or verified on the single-consumer kernel)."""
     return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma
-            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none")
+            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none" and cfg.schedule is not Schedule.single)
 
 
 def warp_stores(cfg: KernelConfig) -> bool:

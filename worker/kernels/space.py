@@ -117,6 +117,7 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
             epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent, swap_ab=True,
         )
         yield replace(cfg, warp_stores=p.epilogue is not Epilogue.none and render.warp_stores_supported(cfg))
+        yield replace(cfg, schedule=Schedule.single, tile_scheduler=TileScheduler.none)  # one-round grids
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
@@ -169,13 +170,16 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
     align = p.max_alignment()
     for tile in tiles:
         for cluster in clusters:
-            for schedule in (Schedule.cooperative, Schedule.pingpong):
+            for schedule in (Schedule.cooperative, Schedule.pingpong, Schedule.single):
                 for epi in (EpilogueSchedule.tma, EpilogueSchedule.nosmem):
                     base = KernelConfig(
                         family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b,
                         epilogue=p.epilogue, tile=tile, alignment=align, cluster=cluster, schedule=schedule,
                         epilogue_schedule=epi, pad_kn=pad_kn, swap_ab=swap_ab,
                     )
+                    if schedule is Schedule.single:  # one tile per CTA: no tile scheduler, no split
+                        yield base
+                        continue
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
                         heuristic, forced = Decomposition.heuristic, Decomposition.streamk
                         splits: tuple[tuple[str, int, Decomposition], ...] = (("none", 1, heuristic),)
