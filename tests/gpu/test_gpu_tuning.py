@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -268,23 +269,34 @@ BIG_CLUSTER_KERNELS = {
 }
 
 
+def _verified_launch(cfg: KernelConfig, entry: dict, m: int, n: int, k: int) -> tuple[Any, Any]:
+    """The worker's own check on one M, N, K, then the launch it would make there."""
+    from worker import gpu_bench
+
+    prob = _problem(cfg.epilogue.value, m, n, k)
+    c = _candidate(entry, prob)
+    ok, reason, err = gpu_bench.verify(c, prob)
+    assert ok, (m, n, k, reason)
+    assert err < 2e-3
+    return c, c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
+
+
+def _cluster_tiles(cfg: KernelConfig, rows: int, cols: int) -> int:
+    """Tiles of a rows x cols grid (the kernel's frame): CUTLASS rounds each side up to whole clusters."""
+    cm, cn = cfg.cluster
+    return -(-rows // cfg.tile[0] // cm) * cm * (-(-cols // cfg.tile[1] // cn) * cn)
+
+
 @pytest.mark.parametrize("kind", sorted(BIG_CLUSTER_KERNELS))
 def test_four_cta_cluster_kernels_verify_and_fill_the_gpu_with_resident_clusters(kind: str, tmp_path: Path) -> None:
-    from worker import gpu_bench
 
     cfg = BIG_CLUSTER_KERNELS[kind]
     entry = _compiled_entry(cfg, tmp_path)
     for m, n, k in [(1024, 1024, 1024), (1000, 776, 1032), (4096, 2304, 768)]:
-        prob = _problem(cfg.epilogue.value, m, n, k)
-        c = _candidate(entry, prob)
-        ok, reason, err = gpu_bench.verify(c, prob)
-        assert ok, (m, n, k, reason)
-        assert err < 2e-3
-        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
+        c, prepared = _verified_launch(cfg, entry, m, n, k)
         size = cfg.cluster[0] * cfg.cluster[1]
         resident = c.kernel.max_active_clusters(cfg.cluster, prepared.threads, prepared.smem)
-        cm, cn = cfg.cluster  # CUTLASS rounds the tile grid up to whole clusters along each side
-        tiles = -(-m // cfg.tile[0] // cm) * cm * (-(-n // cfg.tile[1] // cn) * cn)
+        tiles = _cluster_tiles(cfg, m, n)
         ctas = prepared.grid[0] * prepared.grid[1] * prepared.grid[2]
         assert prepared.cluster == cfg.cluster and ctas % size == 0
         assert ctas == min(resident * size, tiles), (m, n, k, prepared.grid, resident)
@@ -333,20 +345,11 @@ SINGLE = {
 
 @pytest.mark.parametrize("kind", sorted(SINGLE))
 def test_single_consumer_kernels_verify_with_a_cta_per_tile(kind: str, tmp_path: Path) -> None:
-    from worker import gpu_bench
-
     cfg, shapes = SINGLE[kind]
     entry = _compiled_entry(cfg, tmp_path)
     for m, n, k in shapes:
-        prob = _problem(cfg.epilogue.value, m, n, k)
-        c = _candidate(entry, prob)
-        ok, reason, err = gpu_bench.verify(c, prob)
-        assert ok, (m, n, k, reason)
-        assert err < 2e-3
-        prepared = c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
-        rows, cols = (n, m) if cfg.swap_ab else (m, n)  # the kernel's frame
-        cm, cn = cfg.cluster
-        tiles = -(-rows // cfg.tile[0] // cm) * cm * (-(-cols // cfg.tile[1] // cn) * cn)
+        _, prepared = _verified_launch(cfg, entry, m, n, k)
+        tiles = _cluster_tiles(cfg, *((n, m) if cfg.swap_ab else (m, n)))  # the kernel's frame
         assert prepared.grid[0] * prepared.grid[1] * prepared.grid[2] == tiles, (m, n, k, prepared.grid)
         assert prepared.threads == 256 and prepared.cluster == cfg.cluster
 
