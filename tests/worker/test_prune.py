@@ -481,14 +481,15 @@ def test_equal_cost_ranks_the_cluster_along_the_problems_n_first() -> None:
 
 def test_mma_sync_kernels_rank_behind_on_wgmma_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
     """No 2.x kernel has won on the H200: on wgmma hardware a 2.x kernel's cost carries a surcharge
-    (sm90 kernels' does not), and decode.m16's measured winner (swapped 64x32x128, persistent,
-    no-smem epilogue) makes its 16, which three 2.x split-K kernels had pushed it out of (under the
-    four-CTA cluster that multicasts its activation tile since session 21)."""
+    (sm90 kernels' does not), and decode.m16's measured winner (swapped, no-smem epilogue: 64x32x128
+    in session 19, which three 2.x split-K kernels had pushed out of its 16; 64x16x128 under the
+    four-CTA cluster that multicasts its activation tile since session 21, single-consumer since
+    session 24) makes its 16."""
     charged, sm90 = P.estimated_cost(C80, BIG, H), P.estimated_cost(C90, BIG, H)
     monkeypatch.setattr(P, "MMA_SYNC_ON_WGMMA_HARDWARE_COST", 1.0)
     assert charged == pytest.approx(P.estimated_cost(C80, BIG, H) * 1.3) and sm90 == P.estimated_cost(C90, BIG, H)
     monkeypatch.undo()
-    winner = replace(C90, tile=(64, 32, 128), schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.nosmem,
+    winner = replace(C90, tile=(64, 16, 128), schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.nosmem,
                      tile_scheduler=TileScheduler.none, swap_ab=True, cluster=(4, 1))  # one round: single consumer
     assert winner in P.prune(full_space(DECODE, "sm_90a"), DECODE, H, limit=16).kept
 
@@ -506,7 +507,8 @@ def test_decode_searches_carry_activation_multicast_and_cublas_96_wide_tile() ->
     # (one round of CTAs each: the single-consumer twins of the measured ping-pong winners)
     assert "sm90_f16_rc_t64x16x128_c4x1_single_nosmem_none_a888_swab_none" in names16
     assert "sm90_f16_rc_t64x96x128_c1x4_single_tma_none_a888_none" in names64
-    assert "sm90_f16_rc_t128x64x128_c1x1_cooperative_nosmem_persistent_a888_swab_none" in names64
+    # the swapped 128x64 (the winner before 64x96), as its single-consumer twin on this one-round grid
+    assert "sm90_f16_rc_t128x64x128_c1x1_single_nosmem_none_a888_swab_none" in names64
     assert not [c for c in full_space(m64, "sm_90a") if c.tile[1] == 96 and c.epilogue_schedule is EpilogueSchedule.nosmem]
     big = replace(C90, tile=(64, 16, 128), swap_ab=True, cluster=(4, 1))
     assert P.four_cta_cluster_without_an_extra_round(big, GemmProblem.from_spec(GemmSpec(m=4096, n=16, k=4096)), H) is None
@@ -543,7 +545,9 @@ def test_one_round_grids_search_the_single_consumer_kernel_instead_of_idle_pingp
 
     small = select_gemm(GemmSpec(m=1024, n=1024, k=1024), "sm_90a", H, 16)
     kept = small.report.kept
-    assert any(c.schedule is Schedule.single and c.tile == (64, 128, 128) and c.cluster == (1, 2) for c in kept)
+    assert any(c.schedule is Schedule.single and c.tile == (64, 128, 128) and c.cluster == (1, 1) for c in kept)
+    # each K depth its own group, the cluster-free twin first (session 24 run D: 128x64x64 1x1 0.94x cuBLAS)
+    assert any(c.schedule is Schedule.single and c.tile == (128, 64, 64) and c.cluster == (1, 1) for c in kept)
     one_round = [c for c in kept if c.schedule is Schedule.pingpong and c.tile_scheduler is TileScheduler.persistent
                  and c.split_k == 1 and P._launched_tiles(c, SMALL) <= H.sm_count]
     assert one_round == []

@@ -586,6 +586,8 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
         multicast = decode_multicast_cost(cfg, p)
         if multicast is not None:
             cost *= multicast
+        elif cfg.cluster != (1, 1) and cfg.schedule is Schedule.single:
+            cost *= SINGLE_CLUSTER_COST
         elif cfg.cluster != (1, 1):
             cost *= 0.98 if (full or (wide and tiles >= hw.sm_count / 2)) else 1.02
         persistent = cfg.family is Family.sm90_tma or cfg.schedule is not Schedule.none
@@ -651,6 +653,12 @@ MMA_SYNC_ON_WGMMA_HARDWARE_COST = 1.3
 # (session 24 run A, rule pingpong_in_one_round), so it ranks just ahead of a persistent kernel the
 # model otherwise costs the same.
 SINGLE_CONSUMER_COST = 0.98
+# ... and a multicast cluster buys it nothing outside the measured decode pairings: on square.1024
+# the single 64x128x128 ran 9.47 / 9.50 µs under 1x2, 9.55 / 9.54 under 1x1 and 9.57 / 9.52 under
+# 2x1, bert-base.attn_out's 128x192 13.25 / 13.09 under 1x2 and 13.28 / 13.18 under 1x1 (session 24
+# run D), while square.1024's 128x64x64 ran 0.94x cuBLAS under 1x1 (run D: 9.20 / 9.07 µs against
+# 8.70 / 8.54) and 0.86-0.87x under 1x2 (run A: 9.79 / 9.74 against 8.51 / 8.38). So 1x1 ranks first.
+SINGLE_CLUSTER_COST = 1.02
 
 
 # The weight-streaming kernel's model: Little's law on the bytes of W each SM has in flight (a
@@ -771,8 +779,11 @@ def k_depth_matters(cfg: KernelConfig) -> bool:
     """Kernels whose K tile the GPU, not the cost model, should choose, so each depth gets its own
     group in diverse_top. Conv kernels: the K tile sets how many channels each step loads. Cluster
     split-K kernels, whose slices each run half the K loop (decode.m128: 64x128 with a 64-deep K
-    tile 32.2 µs, a 128-deep one 33.6, session 17 run A)."""
-    return cfg.family is Family.sm80_conv_fprop or cfg.split_k_mode == "cluster"
+    tile 32.2 µs, a 128-deep one 33.6, session 17 run A). The single-consumer kernel, whose one tile
+    is all the pipeline a CTA fills and drains: on square.1024 its 128x64 ran 9.20 / 9.07 µs with a
+    64-deep K tile and 9.89 / 9.79 with a 128-deep one (session 24 run D), its 64x128 the other way
+    round (9.12 / 9.12 at 128, 9.23 / 9.20 at 64, run A)."""
+    return cfg.family is Family.sm80_conv_fprop or cfg.split_k_mode == "cluster" or cfg.schedule is Schedule.single
 
 
 def k_depth_matters_for(p: GemmProblem) -> Callable[[KernelConfig], bool]:
