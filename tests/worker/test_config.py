@@ -44,6 +44,9 @@ def test_names_identify_compiled_and_launch_time_parts() -> None:
     assert raster.compiled == SM90
     assert SM80.name.endswith("_k2") and SM80.compiled.split_k == 1
     assert SM80.threads == 128 and SM90.threads == 384
+    # a pipeline depth other than CUTLASS's carve-out is a different cubin, and says so
+    single = replace(SM90, schedule=Schedule.single, tile_scheduler=TileScheduler.none, stages=4)
+    assert single.name == "sm90_f16_rc_t128x256x64_c2x1_single_tma_none_s4_a888_bias_gelu" and single.threads == 256
 
 
 def test_every_launch_time_field_resets_to_its_default_in_the_compiled_identity() -> None:

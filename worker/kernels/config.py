@@ -215,8 +215,9 @@ class KernelConfig:
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""
+        stages = f"_s{self.stages}" if self.stages else ""  # 0: CUTLASS's carve-out, the space's only choice
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
-                f"{self.tile_scheduler.value}_{align}{swap}{par}_{self.epilogue.value}")
+                f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 
     @property
     def name(self) -> str:
