@@ -97,9 +97,9 @@
 #     KernelTmaWarpSpecialized) on one-round grids, 1.4-3.2% under every persistent winner there (run A),
 #     one consumer warpgroup beating two (run D), 1x1 clusters first. Next: the grids of two rounds or
 #     less with big tiles (bert-large.ffn2's 128 tiles of 128x256, bert-large.attn_out's 256 of 128x128)
-#     have no single twin (256 accumulators); two CTAs of the single kernel per SM (a 64-row tile,
-#     <= 113 KB of stages, <= 128 registers) is the untried way to overlap one CTA's epilogue with the
-#     other's mainloop there; square.1024 (0.94 at best) is the shape left below 0.95.
+#     have no single twin (256 accumulators); two single CTAs per SM (64-row tiles, 264 resident) lost
+#     14-37% there (run E). square.1024 (0.94 at best, its 128x64x64 single 1x1) is the shape left
+#     below 0.95; its gap is per K step (the README's K sweep), not fixed cost any more.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
