@@ -46,8 +46,4 @@ def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--list"]:
-        for name, _, cfgs in problems():
-            print(name, *(c.name for c in cfgs))
-    else:
-        main(problems())
+    main(problems())  # `--list` prints each problem's configs
