@@ -159,8 +159,10 @@ def _sm90_configs(p: GemmProblem, pad: int) -> Iterator[KernelConfig]:
 
 def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: tuple[tuple[int, int], ...], *,
                    pad_kn: int = 0, swap_ab: bool = False, cluster_split: bool = False) -> Iterator[KernelConfig]:
-    """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster,
-    parallel split-K (partials + a reduction kernel) on the persistent no-smem kernels, and (with
+    """Every schedule, epilogue, tile scheduler and stream-K split for each tile and cluster (the
+    single-consumer kernel with no tile scheduler and no split: rule single_in_one_round keeps it
+    for grids of one round), parallel split-K (partials + a reduction kernel) on the persistent
+    no-smem kernels, and (with
     `cluster_split`: the swapped decode kernels) cluster split-K (the slices are one cluster's
     CTAs, summed through distributed shared memory) on the kernels without multicast; the slice
     count of either is a launch argument. Cluster split-K stays out of the plain kernels' space:
