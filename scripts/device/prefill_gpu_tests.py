@@ -33,6 +33,7 @@ from tests.gpu.test_gpu_tuning import (  # noqa: E402
     WARP_STORES,
 )
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
+from tests.gpu.test_torch_runtime import SINGLE as RUNTIME_SINGLE  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
 from worker.kernels.hardware import hardware_for  # noqa: E402
@@ -41,7 +42,7 @@ from worker.selection import select_gemm  # noqa: E402
 
 def runtime_test_configs() -> list[KernelConfig]:
     """What `kiln bench overhead` and tests/gpu/test_torch_runtime.py launch."""
-    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), *PARALLEL.values()]
+    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), *PARALLEL.values(), *RUNTIME_SINGLE.values()]
 
 
 def gpu_test_configs() -> list[KernelConfig]:

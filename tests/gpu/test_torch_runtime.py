@@ -219,14 +219,9 @@ def test_two_cta_cluster_kernel_through_both_launch_paths(tmp_path_factory, monk
     import torch
 
     from worker.runtime import driver_launch
-    from worker.runtime.torch_gemm import KilnGemm
 
     monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
-    cfg = CLUSTERED
-    cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
-    [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
-    assert out.ok, out.error
-    kern = KilnGemm(out.cubin or b"", launch_meta(cfg), {"op": "gemm", "dtype": "f16", "epilogue": "bias_gelu"})
+    kern = _kiln_gemm(CLUSTERED, tmp_path_factory)
     x, w, b = _operands(1024, 2048, 512)
     y = kern(x, w, b)
     torch.cuda.synchronize()
@@ -234,20 +229,21 @@ def test_two_cta_cluster_kernel_through_both_launch_paths(tmp_path_factory, monk
     assert float((y.float() - ref).norm() / ref.norm()) < 2e-3
 
 
-@pytest.mark.parametrize("epilogue,epilogue_schedule", list(SWAPPED))
-def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogue_schedule) -> None:  # type: ignore[no-untyped-def]
-    """Decode kernels that compute D^T = W·x^T (column-major D^T is row-major D; the bias runs
-    along the kernel's rows) give F.linear's answer from the caller's own x, W and bias."""
-    import torch
-
+def _kiln_gemm(cfg: KernelConfig, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """The config compiled (through $KILN_DATA_DIR's cache when set) and bound as a client binds it."""
     from worker.runtime.torch_gemm import KilnGemm
 
-    cfg = SWAPPED[(epilogue, epilogue_schedule)]
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
     [out] = Compiler(cache, jobs=os.cpu_count()).compile_all([cfg], target_arch="sm_90a")
     assert out.ok, out.error
-    kern = KilnGemm(out.cubin or b"", launch_meta(cfg), {"op": "gemm", "dtype": "f16", "epilogue": epilogue})
-    for m, n, k in ((16, 4096, 512), (13, 1024, 768), (64, 256, 4096)):
+    return KilnGemm(out.cubin or b"", launch_meta(cfg), {"op": "gemm", "dtype": "f16", "epilogue": cfg.epilogue.value})
+
+
+def _matches_linear(kern, epilogue: str, shapes) -> None:  # type: ignore[no-untyped-def]
+    """The kernel's answer from the caller's own x, W and bias against F.linear (+ tanh GELU)."""
+    import torch
+
+    for m, n, k in shapes:
         x, w, b = _operands(m, n, k)
         bias = b if epilogue != "none" else None
         y = kern(x, w, bias)
@@ -256,6 +252,34 @@ def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogu
             ref = torch.nn.functional.gelu(ref, approximate="tanh")
         torch.cuda.synchronize()
         assert float((y.float() - ref).norm() / ref.norm()) < 2e-3, (m, n, k)
+
+
+# The single-consumer kernel (one tile per CTA, no tile scheduler) as a client launches it from its
+# contract: session 24's decode.m16 winner (swapped, 4x1 cluster, no-smem epilogue) and square.1024's
+# (64x128x64, no cluster, TMA epilogue) with bias + GELU, through both launch paths.
+SINGLE = {"decode_m16_4x1": replace(CFG, epilogue=Epilogue.none, tile=(64, 16, 128), cluster=(4, 1), swap_ab=True,
+                                    schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.nosmem,
+                                    tile_scheduler=TileScheduler.none),
+          "square_64x128x64": replace(CFG, tile=(64, 128, 64), schedule=Schedule.single,
+                                      tile_scheduler=TileScheduler.none)}
+
+
+@pytest.mark.parametrize("path", ["driver", "cuda-python"])
+@pytest.mark.parametrize("which", sorted(SINGLE))
+def test_single_consumer_kernels_through_both_launch_paths(tmp_path_factory, monkeypatch, which, path) -> None:  # type: ignore[no-untyped-def]
+    from worker.runtime import driver_launch
+
+    monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
+    cfg = SINGLE[which]
+    _matches_linear(_kiln_gemm(cfg, tmp_path_factory), cfg.epilogue.value, ((16, 4096, 4096), (1024, 1024, 1024), (100, 776, 1032)))
+
+
+@pytest.mark.parametrize("epilogue,epilogue_schedule", list(SWAPPED))
+def test_swapped_operand_kernels_match_torch(tmp_path_factory, epilogue, epilogue_schedule) -> None:  # type: ignore[no-untyped-def]
+    """Decode kernels that compute D^T = W·x^T (column-major D^T is row-major D; the bias runs
+    along the kernel's rows) give F.linear's answer from the caller's own x, W and bias."""
+    kern = _kiln_gemm(SWAPPED[(epilogue, epilogue_schedule)], tmp_path_factory)
+    _matches_linear(kern, epilogue, ((16, 4096, 512), (13, 1024, 768), (64, 256, 4096)))
 
 
 @pytest.mark.parametrize("which", list(PARALLEL))
