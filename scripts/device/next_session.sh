@@ -101,10 +101,12 @@
 #     14-37% there (run E). square.1024 (0.94 at best, its 128x64x64 single 1x1) is the shape left
 #     below 0.95; its gap is per K step (the README's K sweep), not fixed cost any more.
 #     Run I's profile (README "Known gaps": o_proj on nvjet's own tile, same HGMMA count, 1.7% more
-#     stall samples, more at HGMMA, fewer warpgroup waits than nvjet) points at CUTLASS's mainloop
-#     wgmma batching (K_PIPE_MMAS = 1): next, an overlay of sm90_mma_tma_gmma_ss_warpspecialized.hpp
-#     that splits each k-block's wgmmas into two committed batches (wait<1> between halves), timed
-#     on o_proj/down/bert-large.ffn2 against the unpatched twin (`kiln bench pairs`).
+#     stall samples, more at HGMMA, fewer warpgroup waits than nvjet) does not yet say which phase
+#     holds the gap: attribute the samples (bench/results/ncu_sass_h200_20261204_session24_i.csv.xz,
+#     CPU only) to producer / mainloop / epilogue by PC range first. If the mainloop: a Kiln collective
+#     deriving from CUTLASS's with its own mma() (deeper or split wgmma batches; CUTLASS keeps
+#     K_PIPE_MMAS = 1), included only by configs that ask for it (an overlay change would invalidate
+#     every cached cubin), timed on o_proj/down/bert-large.ffn2 against the plain twin.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
