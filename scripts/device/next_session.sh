@@ -102,8 +102,8 @@
 #     below 0.95; its gap is per K step (the README's K sweep), not fixed cost any more.
 #     Run I's profile (README "Known gaps": o_proj on nvjet's own tile, same HGMMA count, 1.7% more
 #     stall samples, more at HGMMA, fewer warpgroup waits than nvjet) does not yet say which phase
-#     holds the gap: attribute the samples (bench/results/ncu_sass_h200_20261204_session24_i.csv.xz,
-#     CPU only) to producer / mainloop / epilogue by PC range first. If the mainloop: a Kiln collective
+#     holds the gap (stall samples count idle warps: Kiln's producer waits out its load tail there),
+#     so time each phase with %globaltimer at its edges, per CTA, first. If the mainloop: a Kiln collective
 #     deriving from CUTLASS's with its own mma() (deeper or split wgmma batches; CUTLASS keeps
 #     K_PIPE_MMAS = 1), included only by configs that ask for it (an overlay change would invalidate
 #     every cached cubin), timed on o_proj/down/bert-large.ffn2 against the plain twin.
