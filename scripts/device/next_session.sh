@@ -103,10 +103,8 @@
 #     Run I's profile (README "Known gaps": o_proj on nvjet's own tile, same HGMMA count, 1.7% more
 #     stall samples, more at HGMMA, fewer warpgroup waits than nvjet) does not yet say which phase
 #     holds the gap (stall samples count idle warps: Kiln's producer waits out its load tail there),
-#     so time each phase with %globaltimer at its edges, per CTA, first. If the mainloop: a Kiln collective
-#     deriving from CUTLASS's with its own mma() (deeper or split wgmma batches; CUTLASS keeps
-#     K_PIPE_MMAS = 1), included only by configs that ask for it (an overlay change would invalidate
-#     every cached cubin), timed on o_proj/down/bert-large.ffn2 against the plain twin.
+#     so time each phase with %globaltimer at its edges, per CTA, first. Deeper wgmma batching (a Kiln
+#     collective deriving from CUTLASS's, code at d572cbb) lost 1-7% at 2 in flight, 6-70% at 3 (run J).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
