@@ -63,6 +63,13 @@ def run(todo: list[tuple[str, GemmSpec, list[KernelConfig]]], out: Path) -> None
     print(json.dumps({"saved": str(save_result(payload, "gemm_pairs", step.device().gpu_name, out))}))
 
 
+def stored_winners(result: Path, names: tuple[str, ...]) -> list[tuple[str, GemmSpec, KernelConfig]]:
+    """The named shapes of a stored suite result: each one's spec and winning config, in `names` order."""
+    rows = {r["name"]: r for r in json.loads(result.read_text())["shapes"]}
+    return [(name, GemmSpec(m=rows[name]["m"], n=rows[name]["n"], k=rows[name]["k"], epilogue=rows[name]["epilogue"]),
+             KernelConfig.from_dict(rows[name]["winner"])) for name in names]
+
+
 def main(todo: list[tuple[str, GemmSpec, list[KernelConfig]]]) -> None:
     """A pairs script's command line: `--list` prints each problem's configs, a path runs them."""
     if sys.argv[1:] == ["--list"]:

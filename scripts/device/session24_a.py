@@ -8,7 +8,6 @@ verified first."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from session18_b import main  # noqa: E402
+from session18_b import main, stored_winners  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
 from worker.kernels.config import KernelConfig, Schedule, TileScheduler  # noqa: E402
@@ -30,17 +29,14 @@ def single(cfg: KernelConfig, **changes: object) -> KernelConfig:
 
 
 def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    rows = {r["name"]: r for r in json.loads(WINNERS.read_text())["shapes"]}
     todo = []
-    for name in ONE_TILE_SHAPES:
-        r = rows[name]
-        winner = KernelConfig.from_dict(r["winner"])
+    for name, spec, winner in stored_winners(WINNERS, ONE_TILE_SHAPES):
         configs = [winner, single(winner)]
         if name == "square.1024":  # cuBLAS's nvjet 128x64x64 1x2 tile, and the winner's 64-deep twin
             configs += [single(winner, tile=(128, 64, 64)), single(winner, tile=(64, 128, 64))]
         if name == "bert-base.attn_out":  # one warpgroup holding 128x192 needs 192 accumulators a thread
             configs += [single(winner, tile=(128, 128, 64), cluster=(2, 1))]  # 192 tiles: 1.45 waves
-        todo.append((name, GemmSpec(m=r["m"], n=r["n"], k=r["k"], epilogue=r["epilogue"]), configs))
+        todo.append((name, spec, configs))
     return todo
 
 

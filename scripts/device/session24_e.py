@@ -8,7 +8,6 @@ usual verified, interleaved timing beside each shape's session 23 winner."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from session18_b import main  # noqa: E402
+from session18_b import main, stored_winners  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
 from worker.kernels.config import KernelConfig, Raster, Schedule, TileScheduler  # noqa: E402
@@ -32,15 +31,9 @@ def two_per_sm(winner: KernelConfig, tile: tuple[int, int, int], stages: int) ->
 
 
 def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    rows = {r["name"]: r for r in json.loads(WINNERS.read_text())["shapes"]}
-    todo = []
-    for name in SHAPES:
-        r = rows[name]
-        winner = KernelConfig.from_dict(r["winner"])
-        configs = [winner, two_per_sm(winner, (64, 128, 64), 4), two_per_sm(winner, (64, 128, 64), 3),
-                   two_per_sm(winner, (64, 64, 128), 3)]
-        todo.append((name, GemmSpec(m=r["m"], n=r["n"], k=r["k"], epilogue=r["epilogue"]), configs))
-    return todo
+    return [(name, spec, [winner, two_per_sm(winner, (64, 128, 64), 4), two_per_sm(winner, (64, 128, 64), 3),
+                          two_per_sm(winner, (64, 64, 128), 3)])
+            for name, spec, winner in stored_winners(WINNERS, SHAPES)]
 
 
 def occupancy(todo: list[tuple[str, GemmSpec, list[KernelConfig]]]) -> None:

@@ -273,14 +273,21 @@ def pingpong_without_streamk(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
     return None
 
 
+def _one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> tuple[bool, int, int]:
+    """Whether every CTA of the launch (its tiles rounded up to the cluster) is resident at once,
+    with the tile and resident-CTA counts that say so."""
+    tiles, resident = _launched_tiles(cfg, p), hw.resident_ctas(launch_cluster_size(cfg))
+    return tiles <= resident, tiles, resident
+
+
 def single_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """The single-consumer kernel launches a CTA per tile: past one round of co-resident CTAs the
     hardware starts the rest as earlier ones finish, and no CTA's epilogue overlaps another tile's
     mainloop, which is what the persistent schedules are for."""
     if cfg.schedule is not Schedule.single:
         return None
-    tiles, resident = _launched_tiles(cfg, p), hw.resident_ctas(launch_cluster_size(cfg))
-    return None if tiles <= resident else f"{tiles} tiles: more than one round of {resident} CTAs"
+    fits, tiles, resident = _one_round(cfg, p, hw)
+    return None if fits else f"{tiles} tiles: more than one round of {resident} CTAs"
 
 
 def pingpong_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
@@ -296,8 +303,8 @@ def pingpong_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
             or cfg.tile_scheduler is not TileScheduler.persistent or cfg.split_k > 1 or cfg.split_k_mode != "none"
             or cfg.warp_stores):  # the per-warp-store epilogue is not built for the single kernel
         return None
-    tiles, resident = _launched_tiles(cfg, p), hw.resident_ctas(launch_cluster_size(cfg))
-    return f"{tiles} tiles in one round: the single-consumer twin runs it" if tiles <= resident else None
+    fits, tiles, _ = _one_round(cfg, p, hw)
+    return f"{tiles} tiles in one round: the single-consumer twin runs it" if fits else None
 
 
 def cluster_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
@@ -458,7 +465,8 @@ RULES: list[Rule] = [
     family_for_arch, epilogue_supported, alignment_fits, smem_capacity, accumulator_registers, warps_per_block,
     large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, cluster_split_in_one_wave, streamk_for_tails, streamk_runs_as_asked,
-    pingpong_without_streamk, single_in_one_round, pingpong_in_one_round, cluster_useful, cluster_fits_hardware, four_cta_cluster_without_an_extra_round,
+    pingpong_without_streamk, single_in_one_round, pingpong_in_one_round, cluster_useful, cluster_fits_hardware,
+    four_cta_cluster_without_an_extra_round,
     wide_epilogue_for_stores, more_stores_in_flight, sm80_stages_for_k,
     swizzle_matches_grid,
     skinny_needs_clusters, skinny_shared_memory, skinny_registers, skinny_tile_fits, skinny_split_useful,
