@@ -23,7 +23,6 @@ from worker.kernels.config import (
     EpilogueSchedule,
     Family,
     KernelConfig,
-    MmaOrder,
     Schedule,
     TileScheduler,
 )
@@ -353,38 +352,6 @@ def test_single_consumer_kernels_verify_with_a_cta_per_tile(kind: str, tmp_path:
         tiles = _cluster_tiles(cfg, *((n, m) if cfg.swap_ab else (m, n)))  # the kernel's frame
         assert prepared.grid[0] * prepared.grid[1] * prepared.grid[2] == tiles, (m, n, k, prepared.grid)
         assert prepared.threads == 256 and prepared.cluster == cfg.cluster
-
-
-# Kiln's row-ordered mainloop (KernelConfig.mma_order, templates/kiln_mainloop.cuh.j2): each 64-row
-# accumulator block's k-steps back to back ("rows"), and the previous k-block waited on between the
-# row blocks ("rows_wait", two batches per k-block). Under every schedule that has two row blocks per
-# warpgroup (256-row cooperative, 128-row ping-pong and single), swapped, with an epilogue, and under
-# stream-K told to share tiles (work units of a few k-blocks). Shapes with one k-block (K 64: the
-# zeroing first k-block and nothing else), K tails and several rounds.
-ROW_ORDER_SHAPES = [(1024, 1024, 64), (1000, 776, 1032), (2048, 4096, 4096)]
-ROW_ORDER = {
-    "cooperative_256x128_rows_wait": (replace(SM90_BIAS, epilogue=Epilogue.none, tile=(256, 128, 64), cluster=(1, 2),
-                                          epilogue_schedule=EpilogueSchedule.tma, mma_order=MmaOrder.rows_wait),
-                                  ROW_ORDER_SHAPES),
-    "cooperative_256x128_rows_bias": (replace(SM90_BIAS, tile=(256, 128, 64), epilogue_schedule=EpilogueSchedule.tma,
-                                              mma_order=MmaOrder.rows), ROW_ORDER_SHAPES),
-    "pingpong_128x128_rows_wait_bias_gelu": (replace(_big_cluster((128, 128, 64), Schedule.pingpong, (1, 2),
-                                                              Epilogue.bias_gelu), mma_order=MmaOrder.rows_wait),
-                                         ROW_ORDER_SHAPES),
-    "swapped_pingpong_128x192_rows": (replace(_big_cluster((128, 192, 64), Schedule.pingpong, (2, 1)), swap_ab=True,
-                                              mma_order=MmaOrder.rows),
-                                      [(4096, 2304, 768), (1000, 776, 1032), (100, 776, 64)]),
-    "single_128x192_rows_wait": (replace(_single((128, 192, 64), (1, 1)), mma_order=MmaOrder.rows_wait),
-                             [(4096, 768, 768), (1000, 776, 1032), (1024, 1024, 64)]),
-    "streamk_256x128_rows_wait_shared": (replace(STREAMK, tile=(256, 128, 64), cluster=(1, 2), mma_order=MmaOrder.rows_wait,
-                                             decomposition=Decomposition.streamk),
-                                     [(1568, 512, 2048), (2048, 1344, 2048), (1000, 776, 1032)]),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(ROW_ORDER))
-def test_row_ordered_mainloops_verify(kind: str, tmp_path: Path) -> None:
-    _verifies_on(*ROW_ORDER[kind], tmp_path)
 
 
 # Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the

@@ -86,22 +86,16 @@ def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) ->
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin
 
 
-def test_compile_kilns_own_collectives_around_cutlass(tmp_path: Path) -> None:
+def test_compile_per_warp_store_epilogue(tmp_path: Path) -> None:
     """Kiln's per-warp-store TMA epilogue around CUTLASS's collective (templates/
-    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile), and
-    Kiln's row-ordered mainloop deriving from CUTLASS's (templates/kiln_mainloop.cuh.j2), compiled
-    side by side."""
+    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile)."""
     from dataclasses import replace
 
-    from worker.kernels.config import MmaOrder
-
     warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True)
-    split = replace(SM90, epilogue=Epilogue.none, schedule=Schedule.cooperative, tile=(256, 128, 64),
-                    mma_order=MmaOrder.rows_wait)
-    for o in Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([warp, split], target_arch="sm_90a"):
-        assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
-        cubin = _elf_symbols(o.cubin or b"")
-        assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([warp], target_arch="sm_90a")
+    assert o.ok, (o.error, o.log[-2000:])
+    cubin = _elf_symbols(o.cubin or b"")
+    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
 
 
 def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tmp_path: Path) -> None:

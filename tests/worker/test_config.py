@@ -13,7 +13,6 @@ from worker.kernels.config import (
     EpilogueSchedule,
     Family,
     KernelConfig,
-    MmaOrder,
     Raster,
     Schedule,
     TileScheduler,
@@ -48,12 +47,6 @@ def test_names_identify_compiled_and_launch_time_parts() -> None:
     # a pipeline depth other than CUTLASS's carve-out is a different cubin, and says so
     single = replace(SM90, schedule=Schedule.single, tile_scheduler=TileScheduler.none, stages=4)
     assert single.name == "sm90_f16_rc_t128x256x64_c2x1_single_tma_none_s4_a888_bias_gelu" and single.threads == 256
-    # so is a wgmma issue order other than CUTLASS's, and it survives the round trip through JSON
-    split = replace(SM90, tile=(256, 128, 64), mma_order=MmaOrder.rows_wait)
-    assert split.name == "sm90_f16_rc_t256x128x64_c2x1_cooperative_tma_persistent_mrows_wait_a888_bias_gelu"
-    assert KernelConfig.from_dict(split.to_dict()) == split and split.compiled == split
-    legacy = {k: v for k, v in SM90.to_dict().items() if k != "mma_order"}  # a result stored before the field
-    assert KernelConfig.from_dict(legacy).mma_order is MmaOrder.cutlass
 
 
 def test_every_launch_time_field_resets_to_its_default_in_the_compiled_identity() -> None:

@@ -18,7 +18,6 @@ from worker.kernels.config import (
     EpilogueSchedule,
     Family,
     KernelConfig,
-    MmaOrder,
     Schedule,
     TileScheduler,
 )
@@ -250,24 +249,3 @@ def test_four_cta_clusters_size_their_grid_from_the_drivers_cluster_count() -> N
         assert args[args.index("decomposition:i32") + 1] == "max_active_clusters:i32"
     assert not R.queries_cluster_occupancy(base) and "max_active_clusters" not in render(base)
     assert "max_active_clusters:i32" not in launch_meta(base)["builder_args"]
-
-
-def test_a_row_order_renders_kilns_mainloop_where_a_warpgroup_holds_two_row_blocks() -> None:
-    """KernelConfig.mma_order: CUTLASS's mainloop by default, Kiln's derived one (templates/
-    kiln_mainloop.cuh.j2) when asked, and only where there are 64-row accumulator blocks to reorder
-    (a 256-row cooperative tile, a 128-row ping-pong or single tile) and CUTLASS's kernel drives it."""
-    coop = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (256, 128, 64),
-                        cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
-                        tile_scheduler=TileScheduler.persistent)
-    assert "kiln_mainloop" not in render(coop)
-    for order, arg in ((MmaOrder.rows, 1), (MmaOrder.rows_wait, 2)):
-        src = render(replace(coop, mma_order=order))
-        assert f"using CollectiveMainloop = kiln_mainloop::RowOrderMma<BuiltMainloop, {arg}>;" in src
-    assert R.accumulator_row_blocks(coop) == 2
-    assert R.accumulator_row_blocks(replace(coop, schedule=Schedule.pingpong, tile=(128, 128, 64))) == 2
-    for one_block in (replace(coop, tile=(128, 256, 64)),  # cooperative: 64 rows per warpgroup
-                      replace(coop, schedule=Schedule.pingpong, tile=(64, 128, 64)),
-                      replace(coop, schedule=Schedule.pingpong, tile=(128, 128, 64), tile_scheduler=TileScheduler.none,
-                              split_k_mode="cluster", cluster=(1, 1), epilogue_schedule=EpilogueSchedule.nosmem)):
-        with pytest.raises(R.UnsupportedConfig, match="row order"):
-            template_tokens(replace(one_block, mma_order=MmaOrder.rows_wait))

@@ -81,15 +81,6 @@ KILN_ACTIVATIONS = frozenset({Activation.gelu, Activation.silu, Activation.sigmo
 PAIRED_ACTIVATIONS = frozenset({Activation.gelu})
 
 
-class MmaOrder(StrEnum):
-    """The order a consumer warpgroup issues one k-block's wgmmas in (templates/kiln_mainloop.cuh.j2).
-    Only warpgroups with two or more 64-row accumulator blocks have an order to choose."""
-
-    cutlass = "cutlass"  # CUTLASS's: k-step outer, row blocks inner; no two successive wgmmas share an accumulator
-    rows = "rows"  # each row block's k-steps back to back; one batch per k-block, waited on a k-block later
-    rows_wait = "rows_wait"  # rows, the previous batch waited on after the first row block (nvjet's order)
-
-
 class Decomposition(StrEnum):
     """How a stream-K kernel divides the work (a launch argument). `heuristic` is CUTLASS's own
     choice, which runs a problem data-parallel when its last wave is at least half full;
@@ -136,7 +127,6 @@ class KernelConfig:
     epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
     warp_stores: bool = False  # TMA epilogue: each warp stores its own rows, no CTA barrier per subtile
     activation_math: ActivationMath = ActivationMath.packed  # epilogue activation functors (compiled in)
-    mma_order: MmaOrder = MmaOrder.cutlass  # sm90 GEMMs: wgmma issue order (compiled in)
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -226,7 +216,6 @@ class KernelConfig:
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""
         stages = f"_s{self.stages}" if self.stages else ""  # 0: CUTLASS's carve-out, the space's only choice
-        stages += f"_m{self.mma_order.value}" if self.mma_order is not MmaOrder.cutlass else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 
@@ -289,7 +278,7 @@ class KernelConfig:
         enums = {"family": Family, "dtype": DType, "layout_a": Layout, "layout_b": Layout, "epilogue": Epilogue,
                  "schedule": Schedule, "epilogue_schedule": EpilogueSchedule, "tile_scheduler": TileScheduler,
                  "raster": Raster, "decomposition": Decomposition, "conv_iterator": ConvIterator,
-                 "activation_math": ActivationMath, "mma_order": MmaOrder}
+                 "activation_math": ActivationMath}
         for key, value in data.items():
             if key in enums:
                 conv[key] = enums[key](value)

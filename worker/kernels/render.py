@@ -23,7 +23,6 @@ from worker.kernels.config import (
     EpilogueSchedule,
     Family,
     KernelConfig,
-    MmaOrder,
     Schedule,
     TileScheduler,
 )
@@ -216,7 +215,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
-            mma_order=mma_order(cfg),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
@@ -230,27 +228,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
-
-
-MMA_ORDER = {MmaOrder.rows: 1, MmaOrder.rows_wait: 2}  # kiln_mainloop::RowOrderMma's template argument
-
-
-def accumulator_row_blocks(cfg: KernelConfig) -> int:
-    """64-row wgmma accumulator blocks per consumer warpgroup: the cooperative schedule splits the
-    tile's rows over its two warpgroups, ping-pong and the single kernel give one warpgroup all of them."""
-    rows = cfg.tile[0] // 2 if cfg.schedule is Schedule.cooperative else cfg.tile[0]
-    return rows // 64
-
-
-def mma_order(cfg: KernelConfig) -> int:
-    """0 for CUTLASS's own mainloop, else the row order of Kiln's derived one
-    (templates/kiln_mainloop.cuh.j2). It reorders row blocks, so it needs two of them, and cluster
-    split-K's kernel drives CUTLASS's mainloop itself."""
-    if cfg.mma_order is MmaOrder.cutlass:
-        return 0
-    if cfg.split_k_mode == "cluster" or accumulator_row_blocks(cfg) < 2:
-        raise UnsupportedConfig("a wgmma row order needs two 64-row accumulator blocks per warpgroup and no cluster split-K")
-    return MMA_ORDER[cfg.mma_order]
 
 
 def tile_scheduler_type(cfg: KernelConfig) -> str:
