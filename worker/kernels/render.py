@@ -215,7 +215,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
-            mma_in_flight=mma_in_flight(cfg),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
@@ -229,18 +228,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
-
-
-MMA_IN_FLIGHT = (2, 3)
-
-
-def mma_in_flight(cfg: KernelConfig) -> int:
-    """wgmma batches in flight in Kiln's derived mainloop (templates/kiln_mainloop.cuh.j2), 0 for
-    CUTLASS's own. Not for cluster split-K, whose kernel drives the mainloop itself."""
-    n = int(cfg.mma_in_flight)
-    if n and (n not in MMA_IN_FLIGHT or cfg.split_k_mode == "cluster"):
-        raise UnsupportedConfig(f"mma_in_flight is one of {MMA_IN_FLIGHT} on sm90 GEMMs without cluster split-K")
-    return n
 
 
 def tile_scheduler_type(cfg: KernelConfig) -> str:
