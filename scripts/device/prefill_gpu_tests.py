@@ -24,6 +24,7 @@ from tests.gpu.test_gpu_tuning import (  # noqa: E402
     CLUSTER_SPLIT,
     DECODE_CLUSTERS,
     PADDED,
+    PHASE_CLOCKED,
     SINGLE,
     SM80_NONE,
     SM90_BIAS,
@@ -49,6 +50,7 @@ def gpu_test_configs() -> list[KernelConfig]:
     configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK,
                *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values()),
                *(cfg for cfg, _ in CLUSTER_SPLIT.values()), *(cfg for cfg, _ in DECODE_CLUSTERS.values()), *(cfg for cfg, _ in SINGLE.values()), *(cfg for cfg, _ in ACTIVATION_MATH.values()),
+               *(cfg for cfg, _ in PHASE_CLOCKED.values()),
                TALL_SWAPPED, replace(TALL_SWAPPED, epilogue=Epilogue.none),
                *(replace(TALL_SWAPPED, cluster=(2, 1), warp_stores=True, epilogue=e) for e in (Epilogue.bias_gelu, Epilogue.bias, Epilogue.silu, Epilogue.none))]
     hw = hardware_for("sm_90a", 132)

@@ -354,6 +354,32 @@ def test_single_consumer_kernels_verify_with_a_cta_per_tile(kind: str, tmp_path:
         assert prepared.threads == 256 and prepared.cluster == cfg.cluster
 
 
+# Kiln's phase clock (KernelConfig.phase_clock, bench/phase_clock.py): the clocked kernel still
+# verifies, every CTA of the grid stamps its five edges in order, and the consumers' mainloops add
+# up to the grid's tiles (twice over for the cooperative schedule's two warpgroups).
+PHASE_CLOCKED = {
+    "cooperative_256x128_1x2": (replace(SM90_BIAS, epilogue=Epilogue.none, tile=(256, 128, 64), cluster=(1, 2),
+                                        epilogue_schedule=EpilogueSchedule.tma, phase_clock=True), 2),
+    "single_64x128": (replace(_single((64, 128, 64), (1, 1)), phase_clock=True), 1),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PHASE_CLOCKED))
+def test_the_phase_clock_stamps_every_cta_in_order(kind: str, tmp_path: Path) -> None:
+    from bench.phase_clock import clock_launches
+    from worker import gpu_bench
+
+    cfg, per_tile = PHASE_CLOCKED[kind]
+    entry = _compiled_entry(cfg, tmp_path)
+    for m, n, k in [(1024, 1024, 1024), (2048, 4096, 1032)]:
+        c, prepared = _verified_launch(cfg, entry, m, n, k)
+        for p in clock_launches(c, gpu_bench.rotating_sets(c.problem)[:2], launches=3):
+            assert p["ctas"] == prepared.grid[0] * prepared.grid[1] * prepared.grid[2], (m, n, k, p)
+            assert p["mainloops"] == per_tile * _cluster_tiles(cfg, m, n), (m, n, k, p)
+            assert 0 <= p["to_mainloop_us"] <= p["to_first_data_us"] < p["span_us"], p
+            assert p["mainloop_us"] > 0 and p["tail_us"] > 0 and p["last_mainloop_done_us"] < p["span_us"], p
+
+
 # Cluster split-K (templates/cluster_splitk_kernel.cuh.j2): K split over a cluster's CTAs, the
 # partials summed through distributed shared memory by the first CTA. Checked at every slice count
 # a launch may ask (1, 2, 4, 8), on decode shapes with swapped operands, on a one-wave square GEMM

@@ -127,6 +127,9 @@ class KernelConfig:
     epilogue_store_stages: int = 0  # TMA epilogue subtile stores in flight (0: CUTLASS's min(subtiles, 2))
     warp_stores: bool = False  # TMA epilogue: each warp stores its own rows, no CTA barrier per subtile
     activation_math: ActivationMath = ActivationMath.packed  # epilogue activation functors (compiled in)
+    # sm90 GEMMs: stamp each CTA's phases with %globaltimer (templates/phase_clock.cuh.j2,
+    # bench/phase_clock.py). A measuring instrument, never searched.
+    phase_clock: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -216,6 +219,7 @@ class KernelConfig:
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""
         stages = f"_s{self.stages}" if self.stages else ""  # 0: CUTLASS's carve-out, the space's only choice
+        stages += "_pc" if self.phase_clock else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 

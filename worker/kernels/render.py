@@ -215,6 +215,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
+            phase_clock=bool(cfg.phase_clock),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)

@@ -1,0 +1,44 @@
+"""Kiln's phase clock (KernelConfig.phase_clock): what the template renders and how the bench reads
+a launch's stamp buffer back (bench/phase_clock.py). The GPU side is in tests/gpu/test_gpu_tuning.py."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bench.phase_clock import ALL_ONES, SLOTS, decode, phases
+from service.specs.epilogues import Epilogue
+from service.specs.gemm import DType, Layout
+from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.render import render
+
+COOP = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (256, 128, 64), cluster=(1, 2),
+                    schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                    tile_scheduler=TileScheduler.persistent)
+
+
+def test_the_clock_is_compiled_in_only_when_asked_and_named() -> None:
+    plain = render(COOP)
+    assert "kiln_phase" not in plain and "globaltimer" not in plain
+    clocked = replace(COOP, phase_clock=True)
+    src = render(clocked)
+    assert "using CollectiveMainloop = kiln_phase::ClockedMainloop<BuiltMainloop>;" in src
+    assert "__device__ unsigned long long kiln_phase_clock[" in src and "%%globaltimer" in src
+    assert clocked.name == "sm90_f16_rc_t256x128x64_c1x2_cooperative_tma_persistent_pc_a888_none"
+    assert clocked.compiled == clocked and KernelConfig.from_dict(clocked.to_dict()) == clocked
+
+
+def _cta(entry: int, mainloop: int, data: int, done: int, exit_: int, mainloops: int, sm: int) -> list[int]:
+    # as the kernel leaves them: minima as t, maxima complemented, the count up from all-ones
+    return [entry, mainloop, data, ALL_ONES ^ done, ALL_ONES ^ exit_, (ALL_ONES + mainloops) % (1 << 64), sm]
+
+
+def test_a_launch_buffer_decodes_into_per_cta_phases() -> None:
+    raw = (_cta(1_000, 1_900, 2_600, 50_000, 51_500, 2, 0) + _cta(1_400, 2_100, 3_000, 52_000, 53_000, 2, 7)
+           + [ALL_ONES] * len(SLOTS))  # a third CTA that never ran (past the grid, or no stamps)
+    rows = decode(raw, 3)
+    assert [r["sm"] for r in rows] == [0, 7] and rows[0]["mainloops"] == 2 and rows[1]["exit"] == 53_000
+    p = phases(rows)
+    assert p["ctas"] == 2 and p["span_us"] == 52.0 and p["entry_skew_us"] == 0.4
+    assert p["to_mainloop_us"] == 0.8 and p["to_first_data_us"] == 1.6  # medians of 0.9/0.7 and 1.6/1.6
+    assert p["mainloop_us"] == 48.2 and p["tail_us"] == 1.25 and p["mainloops_per_cta"] == 2
+    assert p["last_mainloop_done_us"] == 51.0 and p["mainloops"] == 4
