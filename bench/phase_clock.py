@@ -23,6 +23,7 @@ from typing import Any
 
 from bench.common import device_provenance, save_result
 from service.specs import GemmSpec
+from service.specs.epilogues import Epilogue
 from worker.kernels.config import KernelConfig
 
 SLOTS = ("entry", "mainloop", "first_data", "mainloop_done", "exit", "mainloops", "sm", "first_load")
@@ -162,6 +163,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--result", type=Path, required=True, help="a stored `kiln bench gemm` result: its winners")
     p.add_argument("--only", nargs="+", required=True, help="suite shape names")
+    p.add_argument("--unfused", action="store_true",
+                   help="also each fused winner with its epilogue taken out, on the same shape (where a fusion's cost goes)")
     p.add_argument("--out", type=Path)
     args = p.parse_args()
     from worker.gpu_step import GpuTuningStep
@@ -173,8 +176,13 @@ def main() -> None:
         for name in args.only:
             r = shapes[name]
             spec = GemmSpec(m=r["m"], n=r["n"], k=r["k"], dtype=r.get("dtype", "f16"), epilogue=r["epilogue"])
-            rows.append(measure(step, name, spec, KernelConfig.from_dict(r["winner"])))
+            winner = KernelConfig.from_dict(r["winner"])
+            rows.append(measure(step, name, spec, winner))
             print_row(rows[-1])
+            if args.unfused and winner.epilogue is not Epilogue.none:
+                bare = spec.model_copy(update={"epilogue": Epilogue.none})
+                rows.append(measure(step, f"{name}.none", bare, replace(winner, epilogue=Epilogue.none)))
+                print_row(rows[-1])
     finally:
         step.close()
     payload = {**device_provenance(step.device()), "benchmark": "phase_clock", "source": str(args.result), "rows": rows}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What is left to run on GPUs (rewritten in session 14; session 17's items marked).
+# What is left to run on GPUs (rewritten in session 14; later sessions' items marked).
 #  A. Session 14 measured the decode floor (`kiln bench floor`: 12.0 us m16, 24.7-25.0 us m64/m128;
 #     cuBLAS can be beaten by at most 1.08x on m64) and found Kiln's weight-streaming kernel
 #     (sm90_skinny v6, W straight into mma registers, warps along K) at CUTLASS's fixed cost but half
@@ -105,6 +105,20 @@
 #     holds the gap (stall samples count idle warps: Kiln's producer waits out its load tail there),
 #     so time each phase with %globaltimer at its edges, per CTA, first. Deeper wgmma batching (a Kiln
 #     collective deriving from CUTLASS's, code at d572cbb) lost 1-7% at 2 in flight, 6-70% at 3 (run J).
+#  2j. Done in session 25: the wgmma issue order (run A, nvjet's row-block order, code at 0942f83) and
+#     deeper batching for the single-consumer kernel (run C) are not the gap: +-0.5% and losses.
+#     Run B's K sweep split the compute-bound gap into 0.6-1.3 us of fixed cost and a per-K rate
+#     0.5-2.4% slower (worst on one-round grids); square.1024's single 64x128 streams K 30% slower
+#     than cuBLAS's 128x64 at a smaller fixed cost. `kiln bench phases` (the phase clock, runs D/E/G)
+#     shows launches at the 3.5 us event floor, CUTLASS's prologue 1.0-1.15 us (persistent) / 0.6 us
+#     (single) before the first TMA load, 1.1-1.8 us more to the first data, and the last epilogue
+#     0.45-2.0 us alone; store-path twins do not shorten it (run F). Next: (a) the persistent
+#     prologue's extra 0.4 us over the single kernel's (a stamp at load_init splits barrier init
+#     from the cluster wait, the scheduler and setmaxnreg); (b) square.1024's per-K rate: cuBLAS's
+#     128x64 runs 8 stages on a 1x2 cluster at 84% of peak per k-block against Kiln's 66%; Kiln's
+#     128x64 single under 1x2 lost in session 24 (0.86), so time a 1x2 single with deeper stages
+#     and the phase clock to see whether multicast's paired release stalls it; (c) the fused shapes
+#     (run G) where the phase clock says.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
