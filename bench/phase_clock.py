@@ -26,7 +26,7 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from worker.kernels.config import KernelConfig
 
-SLOTS = ("entry", "mainloop", "first_data", "mainloop_done", "exit", "mainloops", "sm", "first_load")
+SLOTS = ("entry", "mainloop", "first_data", "mainloop_done", "exit", "mainloops", "sm", "first_load", "load_init")
 ALL_ONES = (1 << 64) - 1
 LAUNCHES = 40
 
@@ -40,7 +40,8 @@ def decode(raw: list[int], ctas: int) -> list[dict[str, int]]:
         if s[0] == ALL_ONES:
             continue
         rows.append({"entry": s[0], "mainloop": s[1], "first_data": s[2], "mainloop_done": ALL_ONES ^ s[3],
-                     "exit": ALL_ONES ^ s[4], "mainloops": (s[5] + 1) % (1 << 64), "sm": s[6], "first_load": s[7]})
+                     "exit": ALL_ONES ^ s[4], "mainloops": (s[5] + 1) % (1 << 64), "sm": s[6], "first_load": s[7],
+                     "load_init": s[8]})
     return rows
 
 
@@ -57,7 +58,7 @@ def phases(rows: list[dict[str, int]]) -> dict[str, float]:
         "ctas": len(rows), "ctas_with_mainloops": len(busy),
         "span_us": (max(r["exit"] for r in rows) - t0) / 1000,
         "entry_skew_us": (max(r["entry"] for r in rows) - t0) / 1000,
-        "to_first_load_us": med("first_load"), "to_mainloop_us": med("mainloop"), "to_first_data_us": med("first_data"),
+        "to_load_init_us": med("load_init"), "to_first_load_us": med("first_load"), "to_mainloop_us": med("mainloop"), "to_first_data_us": med("first_data"),
         "mainloop_us": med("mainloop_done", "first_data"), "tail_us": med("exit", "mainloop_done"),
         "last_mainloop_done_us": (max(r["mainloop_done"] for r in busy) - t0) / 1000 if busy else 0.0,
         "mainloops_per_cta": statistics.median(r["mainloops"] for r in busy) if busy else 0,
@@ -154,7 +155,7 @@ def print_row(r: dict[str, Any]) -> None:
     e, p = r["event_us"], r["phases"]
     print(f"{r['name']:20s} events: kiln {e['kiln']:7.2f} clocked {e['kiln_clocked']:7.2f} library {e['library']:7.2f} "
           f"empty {e['empty']:5.2f} µs | span {p['span_us']:7.2f} (outside {r['outside_span_us']:5.2f}) "
-          f"skew {p['entry_skew_us']:5.2f} to load {p['to_first_load_us']:5.2f} "
+          f"skew {p['entry_skew_us']:5.2f} to load_init {p['to_load_init_us']:5.2f} to load {p['to_first_load_us']:5.2f} "
           f"to mainloop {p['to_mainloop_us']:5.2f} to data {p['to_first_data_us']:5.2f} "
           f"mainloop {p['mainloop_us']:7.2f} tail {p['tail_us']:5.2f} mainloops {p['mainloops_per_cta']}", flush=True)
 
