@@ -112,9 +112,15 @@
 #     than cuBLAS's 128x64 at a smaller fixed cost. `kiln bench phases` (the phase clock, runs D/E/G)
 #     shows launches at the 3.5 us event floor, CUTLASS's prologue 1.0-1.15 us (persistent) / 0.6 us
 #     (single) before the first TMA load, 1.1-1.8 us more to the first data, and the last epilogue
-#     0.45-2.0 us alone; store-path twins do not shorten it (run F). Next: (a) the persistent
-#     prologue's extra 0.4 us over the single kernel's (a stamp at load_init splits barrier init
-#     from the cluster wait, the scheduler and setmaxnreg); (b) square.1024's per-K rate: cuBLAS's
+#     0.45-2.0 us alone; store-path twins do not shorten it (run F). Run J: 0.5-0.74 us of the
+#     prologue is before load_init (kernel start, parameter reads, barrier init) in every schedule;
+#     the persistent kernels add 0.3-0.4 us after it (cluster wait, scheduler, setmaxnreg, GDC wait).
+#     Next: (a) a one-tile kernel that issues its first TMA loads before the CTA-wide barrier
+#     (barrier init and the first loads by the producer's elected thread, fenced, then the sync),
+#     cuBLAS-style, to take part of the 1.1-1.8 us fill off the one-round shapes; (b) the stream-K
+#     winners' launches (llama7b.up, bf16.llama7b.up, square.8192) carry a workspace memset that
+#     adds about 2 us of event time (run G: 5.8 us outside the span against 3.8): a kernel that
+#     leaves its barriers zeroed would save it; (c) square.1024's per-K rate: cuBLAS's
 #     128x64 runs 8 stages on a 1x2 cluster at 84% of peak per k-block against Kiln's 66%; Kiln's
 #     128x64 single under 1x2 lost in session 24 (0.86), so time a 1x2 single with deeper stages
 #     and the phase clock to see whether multicast's paired release stalls it; (c) the fused shapes
