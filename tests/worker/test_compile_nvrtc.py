@@ -86,16 +86,22 @@ def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) ->
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin
 
 
-def test_compile_per_warp_store_epilogue(tmp_path: Path) -> None:
+def test_compile_kilns_own_collectives_around_cutlass(tmp_path: Path) -> None:
     """Kiln's per-warp-store TMA epilogue around CUTLASS's collective (templates/
-    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile)."""
+    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile), and the
+    phase clock's mainloop deriving from CUTLASS's (templates/phase_clock.cuh.j2) on the single-
+    consumer kernel, compiled side by side; the clocked cubin exports its stamp buffer."""
     from dataclasses import replace
 
     warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True)
-    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([warp], target_arch="sm_90a")
-    assert o.ok, (o.error, o.log[-2000:])
-    cubin = _elf_symbols(o.cubin or b"")
-    assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+    clocked = replace(SM90, epilogue=Epilogue.none, tile=(64, 128, 64), schedule=Schedule.single,
+                      tile_scheduler=TileScheduler.none, phase_clock=True)
+    outcomes = Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([warp, clocked], target_arch="sm_90a")
+    for o in outcomes:
+        assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
+        cubin = _elf_symbols(o.cubin or b"")
+        assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+    assert b"kiln_phase_clock" in (outcomes[1].cubin or b"") and b"kiln_phase_clock" not in (outcomes[0].cubin or b"")
 
 
 def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tmp_path: Path) -> None:
