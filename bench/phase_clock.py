@@ -58,7 +58,8 @@ def phases(rows: list[dict[str, int]]) -> dict[str, float]:
         "ctas": len(rows), "ctas_with_mainloops": len(busy),
         "span_us": (max(r["exit"] for r in rows) - t0) / 1000,
         "entry_skew_us": (max(r["entry"] for r in rows) - t0) / 1000,
-        "to_load_init_us": med("load_init"), "to_first_load_us": med("first_load"), "to_mainloop_us": med("mainloop"), "to_first_data_us": med("first_data"),
+        "to_load_init_us": med("load_init"), "to_first_load_us": med("first_load"),
+        "to_mainloop_us": med("mainloop"), "to_first_data_us": med("first_data"),
         "mainloop_us": med("mainloop_done", "first_data"), "tail_us": med("exit", "mainloop_done"),
         "last_mainloop_done_us": (max(r["mainloop_done"] for r in busy) - t0) / 1000 if busy else 0.0,
         "mainloops_per_cta": statistics.median(r["mainloops"] for r in busy) if busy else 0,
@@ -137,11 +138,11 @@ def measure(step: Any, name: str, spec: GemmSpec, winner: KernelConfig) -> dict[
     gpu_bench.settle(groups["library"])
     timed = gpu_bench.time_interleaved(groups, 30)
     stamps = clock_launches(cands[clocked.name], sets)
-    row: dict[str, Any] = {"name": name, "m": spec.m, "n": spec.n, "k": spec.k, "epilogue": spec.epilogue.value,
-           "winner": winner.name, "max_error": err,
-           "event_us": {("kiln" if key == winner.name else "kiln_clocked" if key == clocked.name else key):
-                        t["median_us"] for key, t in timed.items()},
-           "phases": summarize_phases(stamps), "launches": stamps}
+    labels = {winner.name: "kiln", clocked.name: "kiln_clocked"}
+    row: dict[str, Any] = {
+        "name": name, "m": spec.m, "n": spec.n, "k": spec.k, "epilogue": spec.epilogue.value, "winner": winner.name,
+        "max_error": err, "event_us": {labels.get(key, key): t["median_us"] for key, t in timed.items()},
+        "phases": summarize_phases(stamps), "launches": stamps}
     row["outside_span_us"] = row["event_us"]["kiln_clocked"] - row["phases"]["span_us"]
     for c in cands.values():
         c.kernel.unload()
