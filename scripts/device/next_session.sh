@@ -120,11 +120,12 @@
 #     cuBLAS-style, to take part of the 1.1-1.8 us fill off the one-round shapes; (b) the stream-K
 #     winners' launches (llama7b.up, bf16.llama7b.up, square.8192) carry a workspace memset that
 #     adds about 2 us of event time (run G: 5.8 us outside the span against 3.8): a kernel that
-#     leaves its barriers zeroed would save it; (c) square.1024's per-K rate: cuBLAS's
-#     128x64 runs 8 stages on a 1x2 cluster at 84% of peak per k-block against Kiln's 66%; Kiln's
-#     128x64 single under 1x2 lost in session 24 (0.86), so time a 1x2 single with deeper stages
-#     and the phase clock to see whether multicast's paired release stalls it; (c) the fused shapes
-#     (run G) where the phase clock says.
+#     leaves its barriers zeroed would save it; (c) square.1024's per-K rate: cuBLAS runs one
+#     kernel at every K (run L: nvjet 128x64_64x8 on a 1x2 cluster), ~0.17 us a 64-deep k-block;
+#     Kiln's single kernel 0.20 on 1x1 and 0.22 on 1x2 (run M: multicast slows its mainloop 25% at
+#     K 1024). Find why the paired stage release (or the multicast loads) stalls CUTLASS's single
+#     kernel: clock each k-block's full-barrier wait on 1x1 against 1x2; (d) the fused shapes'
+#     exposed last epilogue (run G: about one epilogue, 0.9-1.0 us).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
