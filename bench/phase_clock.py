@@ -26,7 +26,8 @@ from service.specs import GemmSpec
 from service.specs.epilogues import Epilogue
 from worker.kernels.config import KernelConfig
 
-SLOTS = ("entry", "mainloop", "first_data", "mainloop_done", "exit", "mainloops", "sm", "first_load", "load_init")
+SLOTS = ("entry", "mainloop", "first_data", "mainloop_done", "exit", "mainloops", "sm", "first_load", "load_init",
+         "mma_cycles", "wait_cycles")
 ALL_ONES = (1 << 64) - 1
 LAUNCHES = 40
 
@@ -41,7 +42,7 @@ def decode(raw: list[int], ctas: int) -> list[dict[str, int]]:
             continue
         rows.append({"entry": s[0], "mainloop": s[1], "first_data": s[2], "mainloop_done": ALL_ONES ^ s[3],
                      "exit": ALL_ONES ^ s[4], "mainloops": (s[5] + 1) % (1 << 64), "sm": s[6], "first_load": s[7],
-                     "load_init": s[8]})
+                     "load_init": s[8], "mma_cycles": (s[9] + 1) % (1 << 64), "wait_cycles": (s[10] + 1) % (1 << 64)})
     return rows
 
 
@@ -64,6 +65,8 @@ def phases(rows: list[dict[str, int]]) -> dict[str, float]:
         "last_mainloop_done_us": (max(r["mainloop_done"] for r in busy) - t0) / 1000 if busy else 0.0,
         "mainloops_per_cta": statistics.median(r["mainloops"] for r in busy) if busy else 0,
         "mainloops": sum(r["mainloops"] for r in rows),
+        # the consumers' share of their mma() cycles spent waiting on a stage's data
+        "data_wait_share": statistics.median(r["wait_cycles"] / r["mma_cycles"] for r in busy if r["mma_cycles"]) if busy else 0.0,
     }
 
 
@@ -158,7 +161,8 @@ def print_row(r: dict[str, Any]) -> None:
           f"empty {e['empty']:5.2f} µs | span {p['span_us']:7.2f} (outside {r['outside_span_us']:5.2f}) "
           f"skew {p['entry_skew_us']:5.2f} to load_init {p['to_load_init_us']:5.2f} to load {p['to_first_load_us']:5.2f} "
           f"to mainloop {p['to_mainloop_us']:5.2f} to data {p['to_first_data_us']:5.2f} "
-          f"mainloop {p['mainloop_us']:7.2f} tail {p['tail_us']:5.2f} mainloops {p['mainloops_per_cta']}", flush=True)
+          f"mainloop {p['mainloop_us']:7.2f} (waiting {p['data_wait_share']:.0%}) tail {p['tail_us']:5.2f} "
+          f"mainloops {p['mainloops_per_cta']}", flush=True)
 
 
 def main() -> None:

@@ -378,6 +378,7 @@ def test_the_phase_clock_stamps_every_cta_in_order(kind: str, tmp_path: Path) ->
             assert p["mainloops"] == per_tile * _cluster_tiles(cfg, m, n), (m, n, k, p)
             assert 0 <= p["to_mainloop_us"] <= p["to_first_data_us"] < p["span_us"], p
             assert 0 <= p["to_load_init_us"] <= p["to_first_load_us"] <= p["to_first_data_us"], p
+            assert 0 < p["data_wait_share"] < 1, p
             assert p["mainloop_us"] > 0 and p["tail_us"] > 0 and p["last_mainloop_done_us"] < p["span_us"], p
 
 

@@ -28,10 +28,14 @@ def test_the_clock_is_compiled_in_only_when_asked_and_named() -> None:
 
 
 def _cta(entry: int, mainloop: int, data: int, done: int, exit_: int, mainloops: int, sm: int) -> list[int]:
-    # as the kernel leaves them: minima as t, maxima complemented, the count up from all-ones; the
+    # as the kernel leaves them: minima as t, maxima complemented, counts up from all-ones; the
     # producer's first load 300 ns after entry, load_init 100 ns after it
-    return [entry, mainloop, data, ALL_ONES ^ done, ALL_ONES ^ exit_, (ALL_ONES + mainloops) % (1 << 64), sm,
-            entry + 300, entry + 100]
+    def count(n: int) -> int:
+        return (ALL_ONES + n) % (1 << 64)
+
+    # 80k SM cycles in mma(), 20k of them waiting on data
+    return [entry, mainloop, data, ALL_ONES ^ done, ALL_ONES ^ exit_, count(mainloops), sm, entry + 300, entry + 100,
+            count(80_000), count(20_000)]
 
 
 def test_a_launch_buffer_decodes_into_per_cta_phases() -> None:
@@ -42,6 +46,6 @@ def test_a_launch_buffer_decodes_into_per_cta_phases() -> None:
     p = phases(rows)
     assert p["ctas"] == 2 and p["span_us"] == 52.0 and p["entry_skew_us"] == 0.4
     assert p["to_mainloop_us"] == 0.8 and p["to_first_data_us"] == 1.6  # medians of 0.9/0.7 and 1.6/1.6
-    assert p["to_first_load_us"] == 0.3 and p["to_load_init_us"] == 0.1
+    assert p["to_first_load_us"] == 0.3 and p["to_load_init_us"] == 0.1 and p["data_wait_share"] == 0.25
     assert p["mainloop_us"] == 48.2 and p["tail_us"] == 1.25 and p["mainloops_per_cta"] == 2
     assert p["last_mainloop_done_us"] == 51.0 and p["mainloops"] == 4
