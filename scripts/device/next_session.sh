@@ -123,9 +123,11 @@
 #     leaves its barriers zeroed would save it; (c) square.1024's per-K rate: cuBLAS runs one
 #     kernel at every K (run L: nvjet 128x64_64x8 on a 1x2 cluster), ~0.17 us a 64-deep k-block;
 #     Kiln's single kernel 0.20 on 1x1 and 0.22 on 1x2 (run M: multicast slows its mainloop 25% at
-#     K 1024). Find why the paired stage release (or the multicast loads) stalls CUTLASS's single
-#     kernel: clock each k-block's full-barrier wait on 1x1 against 1x2; (d) the fused shapes'
-#     exposed last epilogue (run G: about one epilogue, 0.9-1.0 us).
+#     K 1024). Run N: its consumers wait on data 52-69% of their mma() cycles (65-67% at K 4096;
+#     o_proj 8%), so the load path starves it: next, the producer's side (cycles it waits on empty
+#     stages vs TMA issue), TMA boxes spanning two k-blocks, and why 1x2 multicast does not help
+#     (each multicast load waits for both CTAs' release); (d) the fused shapes' exposed last
+#     epilogue (run G: about one epilogue, 0.9-1.0 us).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
