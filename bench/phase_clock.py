@@ -168,7 +168,7 @@ def print_row(r: dict[str, Any]) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--result", type=Path, required=True, help="a stored `kiln bench gemm` result: its winners")
-    p.add_argument("--only", nargs="+", required=True, help="suite shape names")
+    p.add_argument("--only", nargs="+", help="shape names (default: every shape the result holds, in its order)")
     p.add_argument("--unfused", action="store_true",
                    help="also each fused winner with its epilogue taken out, on the same shape (where a fusion's cost goes)")
     p.add_argument("--out", type=Path)
@@ -179,7 +179,7 @@ def main() -> None:
     step = GpuTuningStep(0)
     rows = []
     try:
-        for name in args.only:
+        for name in args.only or list(shapes):
             r = shapes[name]
             spec = GemmSpec(m=r["m"], n=r["n"], k=r["k"], dtype=r.get("dtype", "f16"), epilogue=r["epilogue"])
             winner = KernelConfig.from_dict(r["winner"])

@@ -4,7 +4,6 @@
 # cluster at every K), the latter under 1x1 and 1x2 (scripts/device/session25_m_configs.json).
 set -u
 source scripts/device/prelude.sh
-N=$(python3 -c "import json; print(' '.join(s['name'] for s in json.load(open('scripts/device/session25_m_configs.json'))['shapes']))")
-timeout 240 python3 -m bench.phase_clock --result scripts/device/session25_m_configs.json --only $N \
+timeout 240 python3 -m bench.phase_clock --result scripts/device/session25_m_configs.json \
   --out $OUT/phase_clock.json > $OUT/phase_clock.log 2>&1
 echo "phase clock rc=$?"; grep -v '^{' $OUT/phase_clock.log | cut -c1-330 | tail -8

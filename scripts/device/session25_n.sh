@@ -5,8 +5,7 @@
 # winners; then the phase clock's GPU tests.
 set -u
 source scripts/device/prelude.sh
-N=$(python3 -c "import json; print(' '.join(s['name'] for s in json.load(open('scripts/device/session25_m_configs.json'))['shapes']))")
-timeout 200 python3 -m bench.phase_clock --result scripts/device/session25_m_configs.json --only $N \
+timeout 200 python3 -m bench.phase_clock --result scripts/device/session25_m_configs.json \
   --out $OUT/phase_clock_square.json > $OUT/phase_clock_square.log 2>&1
 echo "phase clock rc=$?"; grep -v '^{' $OUT/phase_clock_square.log | cut -c1-340 | tail -8
 timeout 150 python3 -m bench.phase_clock --result bench/results/gemm_h200_20261204_session24_b_search.json \
