@@ -109,6 +109,7 @@ def measure(step: Any, name: str, spec: GemmSpec, winner: KernelConfig) -> dict[
     import torch
 
     from worker import gpu_bench
+    from worker.gpu_step import plan_epilogue
     from worker.runtime.launch_meta import plan_entry
 
     clocked = replace(winner, phase_clock=True)
@@ -120,12 +121,7 @@ def measure(step: Any, name: str, spec: GemmSpec, winner: KernelConfig) -> dict[
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(o.cubin or b"")
         entries[cfg.name] = plan_entry(cfg, str(path))
-    parts = spec.epilogue.parts
-    act = parts.post_activation if parts.residual else parts.activation
-    prob = gpu_bench.Problem({"m": spec.m, "n": spec.n, "k": spec.k, "dtype": spec.dtype.value,
-                              "layout_a": spec.layout_a.value, "layout_b": spec.layout_b.value,
-                              "alpha": 1.0, "beta": 0.0},
-                             {"bias": parts.bias, "residual": parts.residual, "activation": act.value})
+    prob = gpu_bench.Problem(spec.model_dump(mode="json"), plan_epilogue(spec))  # as the tuner measures it
     scratch = torch.zeros(65536, dtype=torch.uint8, device="cuda")
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = torch.cuda.current_stream().cuda_stream

@@ -37,6 +37,13 @@ def physical_gpu(index: int) -> str:
     return visible[index] if index < len(visible) else str(index)
 
 
+def plan_epilogue(spec: GemmSpec | Conv2dSpec) -> dict[str, Any]:
+    """What the measurement process needs of a spec's epilogue (gpu_bench.Problem's second argument):
+    its operands and the activation applied last."""
+    parts = spec.epilogue.parts
+    return {"bias": parts.bias, "residual": parts.residual, "activation": activation_of(spec.epilogue).value}
+
+
 class GpuTuningStep:
     def __init__(self, gpu_index: int = 0, *, limit: int = DEFAULT_LIMIT, data_dir: Path | None = None,
                  jobs: int | None = None) -> None:
@@ -136,9 +143,7 @@ class GpuTuningStep:
 
     def _measure(self, spec: GemmSpec | Conv2dSpec, candidates: list[dict[str, Any]], tmp: Path, progress: Progress,
                  generated: int, compiled: int) -> dict[str, Any]:
-        parts = spec.epilogue.parts
-        plan = {"spec": spec.model_dump(mode="json"), "candidates": candidates,
-                "epilogue": {"bias": parts.bias, "residual": parts.residual, "activation": activation_of(spec.epilogue).value},
+        plan = {"spec": spec.model_dump(mode="json"), "candidates": candidates, "epilogue": plan_epilogue(spec),
                 "skip": []}
         crashed: dict[str, str] = {}
         counters = {"verified": 0, "timed": 0}
