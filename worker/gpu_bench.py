@@ -217,6 +217,9 @@ class Candidate:
         # what its launch contract asks the client to do to the operands: (padding, space-to-depth)
         self.prep = KernelConfig.from_dict(entry["config"]).operand_prep
         self.workspace: torch.Tensor | None = None
+        # self-clearing kernels (stream-K): a zeroed workspace per shape, since they skip the memset
+        # and one shape's partial tiles may lie where another's barriers are
+        self._own_workspaces: dict[str, torch.Tensor] = {}
         self.sets: list[Any] = []
 
     def prepared(self, shape: dict[str, Any]) -> PreparedLaunch:
@@ -226,13 +229,24 @@ class Candidate:
                                     sm_count=self.sm_count, stream=self.stream, scratch=self.scratch,
                                     runtime=self.entry.get("runtime"))
             self._prepared[key] = p
-            if p.workspace_alloc and (self.workspace is None or self.workspace.numel() < p.workspace_alloc):
+            if p.workspace_alloc and p.self_clearing:
+                self._own_workspaces[key] = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device="cuda")
+            elif p.workspace_alloc and (self.workspace is None or self.workspace.numel() < p.workspace_alloc):
                 self.workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device="cuda")
         return self._prepared[key]
 
+    def workspace_of(self, shape: dict[str, Any]) -> torch.Tensor | None:
+        """The workspace a shape's launches get (its own for a self-clearing kernel)."""
+        p = self.prepared(shape)
+        if not p.workspace_alloc:
+            return None
+        return self._own_workspaces[json.dumps(shape, sort_keys=True)] if p.self_clearing else self.workspace
+
     def packed(self, o: Operands) -> tuple[PreparedLaunch, bytes, int]:
-        p = self.prepared(self.problem.launch_shape(o, self.entry["config"]))
-        ws = self.workspace.data_ptr() if self.workspace is not None and p.workspace_alloc else 0
+        shape = self.problem.launch_shape(o, self.entry["config"])
+        p = self.prepared(shape)
+        workspace = self.workspace_of(shape)
+        ws = workspace.data_ptr() if workspace is not None else 0
         return p, p.pack({**o.pointers(), "workspace": ws}), ws
 
     def run(self, o: Operands) -> None:

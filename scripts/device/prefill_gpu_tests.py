@@ -29,12 +29,15 @@ from tests.gpu.test_gpu_tuning import (  # noqa: E402
     SM80_NONE,
     SM90_BIAS,
     STREAMK,
+    STREAMK_MEMSET,
+    SWAPPED_SINGLE_WARP_STORES,
     TALL_SWAPPED,
     TUNED,
     WARP_STORES,
 )
 from tests.gpu.test_torch_runtime import CFG, CLUSTERED, PARALLEL, SWAPPED  # noqa: E402
 from tests.gpu.test_torch_runtime import SINGLE as RUNTIME_SINGLE  # noqa: E402
+from tests.gpu.test_torch_runtime import STREAMK as RUNTIME_STREAMK  # noqa: E402
 from worker.kernels.compiler import Compiler  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
 from worker.kernels.hardware import hardware_for  # noqa: E402
@@ -43,11 +46,12 @@ from worker.selection import select_gemm  # noqa: E402
 
 def runtime_test_configs() -> list[KernelConfig]:
     """What `kiln bench overhead` and tests/gpu/test_torch_runtime.py launch."""
-    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), *PARALLEL.values(), *RUNTIME_SINGLE.values()]
+    return [OVERHEAD_CFG, CFG, CLUSTERED, *SWAPPED.values(), *PARALLEL.values(), *RUNTIME_SINGLE.values(),
+            RUNTIME_STREAMK]
 
 
 def gpu_test_configs() -> list[KernelConfig]:
-    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK,
+    configs = [*runtime_test_configs(), SM90_BIAS, SM80_NONE, PADDED, SM90_CONV, STREAMK, STREAMK_MEMSET, SWAPPED_SINGLE_WARP_STORES,
                *BIG_CLUSTER_KERNELS.values(), *(cfg for cfg, _ in WARP_STORES.values()),
                *(cfg for cfg, _ in CLUSTER_SPLIT.values()), *(cfg for cfg, _ in DECODE_CLUSTERS.values()), *(cfg for cfg, _ in SINGLE.values()), *(cfg for cfg, _ in ACTIVATION_MATH.values()),
                *(cfg for cfg, _ in PHASE_CLOCKED.values()),

@@ -66,7 +66,8 @@ def run(todo: list[tuple[str, GemmSpec, list[KernelConfig]]], out: Path) -> None
 def stored_winners(result: Path, names: tuple[str, ...]) -> list[tuple[str, GemmSpec, KernelConfig]]:
     """The named shapes of a stored suite result: each one's spec and winning config, in `names` order."""
     rows = {r["name"]: r for r in json.loads(result.read_text())["shapes"]}
-    return [(name, GemmSpec(m=rows[name]["m"], n=rows[name]["n"], k=rows[name]["k"], epilogue=rows[name]["epilogue"]),
+    return [(name, GemmSpec(m=rows[name]["m"], n=rows[name]["n"], k=rows[name]["k"], epilogue=rows[name]["epilogue"],
+                            dtype=rows[name].get("dtype", "f16")),
              KernelConfig.from_dict(rows[name]["winner"])) for name in names]
 
 

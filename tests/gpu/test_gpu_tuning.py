@@ -39,6 +39,7 @@ STREAMK = replace(SM90_BIAS, tile=(128, 64, 64), epilogue_schedule=EpilogueSched
                   tile_scheduler=TileScheduler.streamk)
 STREAMK_FORCED = replace(STREAMK, decomposition=Decomposition.streamk)
 STREAMK_SPLIT = replace(STREAMK, split_k=2)
+STREAMK_MEMSET = replace(STREAMK_FORCED, streamk_memset=True)  # CUTLASS's scheduler: a memset per launch
 SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col, Epilogue.none, (128, 128, 32),
                          warp=(64, 64, 32), stages=4, swizzle=4)
 
@@ -47,7 +48,7 @@ SM80_NONE = KernelConfig(Family.sm80_tensorop, DType.f16, Layout.row, Layout.col
 def cubins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     cache = Path(os.environ.get("KILN_DATA_DIR", tmp_path_factory.mktemp("kiln"))) / "compile-cache"
     configs = {"sm90_tma": SM90_BIAS, "sm80_tensorop": SM80_NONE, "streamk": STREAMK, "streamk_forced": STREAMK_FORCED,
-               "streamk_split": STREAMK_SPLIT}
+               "streamk_split": STREAMK_SPLIT, "streamk_memset": STREAMK_MEMSET}
     outs = Compiler(cache, jobs=os.cpu_count()).compile_all(list(configs.values()), target_arch="sm_90a")
     entries = {}
     for key, o in zip(configs, outs, strict=True):
@@ -117,23 +118,55 @@ STREAMK_CASES = {"streamk": [(128, 4096, 4096)], "streamk_forced": [(1568, 512, 
 
 
 @pytest.mark.parametrize("kind", sorted(STREAMK_CASES))
-def test_streamk_zeroes_only_its_barriers(cubins: dict[str, dict], kind: str) -> None:
-    """The launcher zeroes only the part of a stream-K workspace the kernel reads before it writes
-    (the barriers after the partial tiles, as CUTLASS's initialize_workspace does): results stay
-    exact with the partials' bytes left as garbage, launch after launch."""
+def test_streamk_leaves_its_barriers_zeroed(cubins: dict[str, dict], kind: str) -> None:
+    """Kiln's stream-K scheduler zeroes each shared tile's flag once its last reader is done
+    (templates/streamk_self_clearing.cuh.j2), so no launch needs a memset: after verification's
+    launches (several input sets, no memset between them) the barriers read all zero, and with the
+    partial tiles' bytes left as garbage every result stays exact, launch after launch."""
     import torch
 
     from worker import gpu_bench
 
     cfg = KernelConfig.from_dict(cubins[kind]["config"])
+    assert cubins[kind]["launch"]["workspace_self_clearing"]
     for m, n, k in STREAMK_CASES[kind]:
         assert streamk.plan(cfg, m, n, k, 132).mode != "data_parallel"
         prob = _problem("bias", m, n, k)
         c = _candidate(cubins[kind], prob)
         ok, reason, _ = gpu_bench.verify(c, prob)
         assert ok, reason
+        shape = {"m": m, "n": n, "k": k}
+        prepared, workspace = c.prepared(shape), c.workspace_of(shape)
+        assert prepared.self_clearing and workspace is not None and c.workspace is None  # its own, not shared
+        assert 0 < prepared.workspace_clear < prepared.workspace_bytes
+        torch.cuda.synchronize()
+        barriers = workspace[prepared.workspace_clear:prepared.workspace_bytes]
+        assert int(barriers.count_nonzero()) == 0, "a launch left a barrier flag set"
+        workspace[:prepared.workspace_clear].fill_(0xFF)  # the partial tiles: NaN floats
+        ok, reason, _ = gpu_bench.verify(c, prob)
+        assert ok, f"with the partial tiles dirty: {reason}"
+        torch.cuda.synchronize()
+        assert int(barriers.count_nonzero()) == 0
+
+
+def test_cutlass_streamk_zeroes_only_its_barriers(cubins: dict[str, dict]) -> None:
+    """CUTLASS's own stream-K scheduler (KernelConfig.streamk_memset, the twin to measure against):
+    the launcher zeroes only the part of its workspace the kernel reads before it writes (the
+    barriers after the partial tiles, as CUTLASS's initialize_workspace does), so results stay
+    exact with the whole workspace dirtied between launches."""
+    import torch
+
+    from worker import gpu_bench
+
+    assert "workspace_self_clearing" not in cubins["streamk_memset"]["launch"]
+    for m, n, k in STREAMK_CASES["streamk_forced"]:
+        prob = _problem("bias", m, n, k)
+        c = _candidate(cubins["streamk_memset"], prob)
+        ok, reason, _ = gpu_bench.verify(c, prob)
+        assert ok, reason
         prepared = c.prepared({"m": m, "n": n, "k": k})
-        assert 0 < prepared.workspace_clear < prepared.workspace_bytes and c.workspace is not None
+        assert not prepared.self_clearing and 0 < prepared.workspace_clear < prepared.workspace_bytes
+        assert c.workspace is not None
         c.workspace.fill_(0xFF)  # partials and barriers alike: NaN floats, barriers far from 0
         torch.cuda.synchronize()
         ok, reason, _ = gpu_bench.verify(c, prob)  # each shape's barriers zeroed, the partials not
@@ -212,6 +245,11 @@ WARP_STORES = {
     "pingpong_bias_gelu": (_warp_stores(Epilogue.bias_gelu, (128, 128, 64), Schedule.pingpong), [(1000, 776, 1032)]),
     "cooperative_bias": (_warp_stores(Epilogue.bias, (256, 128, 64), Schedule.cooperative),
                          [(25088, 512, 128), (1000, 776, 1032)]),
+    # the single-consumer kernel (one tile per CTA): bert-base.attn_out's tile and grid, and a tail
+    "single_none": (replace(_warp_stores(Epilogue.none, (128, 192, 64), Schedule.single),
+                            tile_scheduler=TileScheduler.none), [(4096, 768, 768), (1000, 776, 1032)]),
+    "single_bias_gelu": (replace(_warp_stores(Epilogue.bias_gelu, (64, 128, 64), Schedule.single),
+                                 tile_scheduler=TileScheduler.none), [(1024, 1024, 1024), (1000, 776, 1032)]),
 }
 
 
@@ -464,6 +502,13 @@ def test_kiln_activation_kernels_verify(kind: str, tmp_path: Path) -> None:
 # sm90_tall_swapped_configs: cuBLAS's 192-row tiling, 192 accumulators a thread): tails in M, N and
 # K, with a fused bias (along the kernel's rows) + GELU, and bert-base.qkv itself.
 TALL_SWAPPED = replace(FFN1, tile=(128, 192, 64), swap_ab=True)
+# Per-warp stores on the swapped single-consumer kernel: bert-base.ffn2's winner (2x1, bias).
+SWAPPED_SINGLE_WARP_STORES = replace(TALL_SWAPPED, epilogue=Epilogue.bias, cluster=(2, 1), schedule=Schedule.single,
+                                     tile_scheduler=TileScheduler.none, warp_stores=True)
+
+
+def test_swapped_single_consumer_per_warp_store_kernel_verifies(tmp_path: Path) -> None:
+    _verifies_on(SWAPPED_SINGLE_WARP_STORES, [(4096, 768, 3072), (1000, 776, 1032)], tmp_path)
 
 
 @pytest.mark.parametrize("epilogue", ["bias_gelu", "none"])

@@ -12,7 +12,14 @@ import pytest
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from worker.kernels.compiler import Compiler
-from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
+from worker.kernels.config import (
+    Decomposition,
+    EpilogueSchedule,
+    Family,
+    KernelConfig,
+    Schedule,
+    TileScheduler,
+)
 from worker.runtime.launch_meta import launch_meta
 
 pytestmark = pytest.mark.gpu
@@ -272,6 +279,48 @@ def test_single_consumer_kernels_through_both_launch_paths(tmp_path_factory, mon
     monkeypatch.setattr(driver_launch, "ENABLED", path == "driver")
     cfg = SINGLE[which]
     _matches_linear(_kiln_gemm(cfg, tmp_path_factory), cfg.epilogue.value, ((16, 4096, 4096), (1024, 1024, 1024), (100, 776, 1032)))
+
+
+# Stream-K as a client runs it: Kiln's scheduler leaves its barriers zeroed, so no launch is
+# preceded by a memset, and each shape keeps a workspace of its own (worker/runtime/torch_prepare.py).
+STREAMK = replace(CFG, epilogue=Epilogue.bias, tile=(128, 64, 64), schedule=Schedule.cooperative,
+                  tile_scheduler=TileScheduler.streamk, decomposition=Decomposition.streamk)
+
+
+def test_streamk_kernel_alternating_shapes_and_graph_replays(tmp_path_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two shapes whose tiles the kernel shares between CTAs, called in turn many times with no
+    memset anywhere (the launcher's memset would show as a call to cuMemsetD8Async), then one of them
+    captured in a CUDA graph and replayed: every result matches F.linear."""
+    import torch
+
+    from worker.runtime import launcher
+
+    kern = _kiln_gemm(STREAMK, tmp_path_factory)
+    shapes = ((1568, 512, 2048), (2048, 1344, 2048))
+    operands = {s: _operands(*s) for s in shapes}
+    refs = {s: torch.nn.functional.linear(*(t.float() for t in operands[s])) for s in shapes}
+    for s in shapes:  # prepared (the builder's own memset runs here, outside the checked launches)
+        kern(*operands[s])
+    torch.cuda.synchronize()
+    memsets: list[int] = []
+    real_memset = launcher.cu.cuMemsetD8Async
+    monkeypatch.setattr(launcher.cu, "cuMemsetD8Async", lambda *a: memsets.append(1) or real_memset(*a))
+    for turn in range(6):
+        for s in shapes:
+            y = kern(*operands[s])
+            torch.cuda.synchronize()
+            assert float((y.float() - refs[s]).norm() / refs[s].norm()) < 2e-3, (turn, s)
+    assert not memsets
+    x, w, b = operands[shapes[0]]
+    y = torch.empty(shapes[0][0], shapes[0][1], device="cuda", dtype=torch.half)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        kern(x, w, b, out=y)
+    for _ in range(3):
+        y.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert float((y.float() - refs[shapes[0]]).norm() / refs[shapes[0]].norm()) < 2e-3
 
 
 @pytest.mark.parametrize("epilogue,epilogue_schedule", list(SWAPPED))

@@ -44,3 +44,31 @@ def test_an_outgrown_workspace_stays_allocated(monkeypatch: pytest.MonkeyPatch) 
     big = prep.get((2,), {}, cpu, alpha=1.0, beta=0.0, label="big")
     assert prep.workspace(big) != first
     assert [t.data_ptr() for t in prep._outgrown] == [first]  # still held, never freed
+
+
+def test_self_clearing_kernels_get_a_zeroed_workspace_per_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream-K kernel that leaves its barriers zeroed is launched with no memset, so no other
+    shape may write into its workspace: each shape gets its own, zeroed once; a kernel that the
+    launcher clears before each launch keeps sharing one."""
+    import torch
+
+    class _Kernel:
+        def __init__(self, self_clearing: bool) -> None:
+            self.self_clearing = self_clearing
+
+        def prepare(self, **_: object) -> PreparedLaunch:
+            return PreparedLaunch(bytes(16), {}, (1, 1, 1), 128, 0, (1, 1), 4096, workspace_clear=1024,
+                                  self_clearing=self.self_clearing)
+
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: False)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda d: type("P", (), {"multi_processor_count": 132}))
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda d: type("S", (), {"cuda_stream": 0}))
+    cpu = torch.device("cpu")
+    own = ShapePrep(_Kernel(True), None)  # type: ignore[arg-type]
+    first, second = (own.get((i,), {}, cpu, alpha=1.0, beta=0.0, label=str(i)) for i in (1, 2))
+    assert own.workspace(first) != own.workspace(second)
+    assert own.workspace(first) == own.workspace(first)  # stable: bound launchers and graphs keep it
+    assert all(int(t.count_nonzero()) == 0 and t.numel() == 4096 for t in own._own_workspaces.values())
+    shared = ShapePrep(_Kernel(False), None)  # type: ignore[arg-type]
+    first, second = (shared.get((i,), {}, cpu, alpha=1.0, beta=0.0, label=str(i)) for i in (1, 2))
+    assert shared.workspace(first) == shared.workspace(second)

@@ -88,12 +88,14 @@ def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) ->
 
 def test_compile_kilns_own_collectives_around_cutlass(tmp_path: Path) -> None:
     """Kiln's per-warp-store TMA epilogue around CUTLASS's collective (templates/
-    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile), and the
-    phase clock's mainloop deriving from CUTLASS's (templates/phase_clock.cuh.j2) on the single-
-    consumer kernel, compiled side by side; the clocked cubin exports its stamp buffer."""
+    warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile), on
+    Kiln's self-clearing stream-K scheduler (templates/streamk_self_clearing.cuh.j2), and the phase
+    clock's mainloop deriving from CUTLASS's (templates/phase_clock.cuh.j2) on the single-consumer
+    kernel, compiled side by side; the clocked cubin exports its stamp buffer."""
     from dataclasses import replace
 
-    warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True)
+    warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True,
+                   tile_scheduler=TileScheduler.streamk)
     clocked = replace(SM90, epilogue=Epilogue.none, tile=(64, 128, 64), schedule=Schedule.single,
                       tile_scheduler=TileScheduler.none, phase_clock=True)
     outcomes = Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([warp, clocked], target_arch="sm_90a")

@@ -28,7 +28,7 @@ from worker.kernels.config import (
     TileScheduler,
 )
 from worker.kernels.nvrtc import include_dirs
-from worker.kernels.render import _env, render
+from worker.kernels.render import UnsupportedConfig, _env, render
 from worker.runtime import driver_launch, launcher
 from worker.runtime.launch_meta import META_FIELDS, launch_meta
 
@@ -38,15 +38,40 @@ STREAM_K = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epil
 PERSISTENT = replace(STREAM_K, tile_scheduler=TileScheduler.persistent)
 
 
+MEMSET_TWIN = replace(STREAM_K, streamk_memset=True)
+
+
 def test_only_stream_k_builders_report_where_the_zeroed_part_starts() -> None:
     assert "kMetaWorkspaceClear] =" in render(STREAM_K) and "kiln_streamk_barrier_offset(" in render(STREAM_K)
     assert "kMetaWorkspaceClear] =" not in render(PERSISTENT)  # 0: the whole workspace, as before
     assert META_FIELDS["workspace_clear"] == 15 and "meta[workspace_clear]" in launch_meta(STREAM_K)["workspace"]
 
 
-@pytest.mark.parametrize(("clear", "expected"), [(3072, (0x1000 + 3072, 1024)), (0, (0x1000, 4096))])
+def test_stream_k_kernels_leave_their_barriers_zeroed_unless_asked_for_cutlasss_scheduler() -> None:
+    """Kiln's scheduler (the last reader of a tile's flag zeroes it) is every stream-K kernel's;
+    its contract tells clients to skip the memset and keep a workspace per shape. The
+    streamk_memset twin renders CUTLASS's scheduler and keeps the memset."""
+    source = render(STREAM_K)
+    assert "CollectiveMainloop, CollectiveEpilogue, kiln::SelfClearingStreamK>;" in source
+    assert "struct SelfClearingStreamKScheduler" in source and "flags[Base::output_tile_index(" in source
+    contract = launch_meta(STREAM_K)
+    assert contract["workspace_self_clearing"] is True and "zero it once" in contract["workspace_self_clearing_rule"]
+    twin = render(MEMSET_TWIN)
+    assert "CollectiveEpilogue, cutlass::gemm::StreamKScheduler>;" in twin and "SelfClearingStreamK" not in twin
+    assert "workspace_self_clearing" not in launch_meta(MEMSET_TWIN)
+    assert MEMSET_TWIN.variant_name == STREAM_K.variant_name.replace("_streamk_", "_streamk_zm_")
+    for cfg in (PERSISTENT, replace(PERSISTENT, tile_scheduler=TileScheduler.none, schedule=Schedule.single)):
+        assert "SelfClearing" not in render(cfg) and "workspace_self_clearing" not in launch_meta(cfg)
+        with pytest.raises(UnsupportedConfig, match="streamk_memset"):
+            render(replace(cfg, streamk_memset=True))
+
+
+@pytest.mark.parametrize(("clear", "self_clearing", "expected"),
+                         [(3072, False, [(0x1000 + 3072, 1024)]), (0, False, [(0x1000, 4096)]), (3072, True, [])])
 def test_the_launcher_zeroes_the_workspace_from_the_reported_offset(monkeypatch: pytest.MonkeyPatch, clear: int,
-                                                                   expected: tuple[int, int]) -> None:
+                                                                   self_clearing: bool,
+                                                                   expected: list[tuple[int, int]]) -> None:
+    """And not at all where the kernel leaves it zeroed."""
     memsets: list[tuple[int, int]] = []
 
     def memset(ptr: int, value: int, size: int, stream: int) -> tuple[Any]:
@@ -59,9 +84,9 @@ def test_the_launcher_zeroes_the_workspace_from_the_reported_offset(monkeypatch:
     kernel = launcher.LoadedKernel.__new__(launcher.LoadedKernel)
     kernel.launch, kernel.dependent_launch, kernel.entry = {"cluster_launch": True}, False, None
     prepared = launcher.PreparedLaunch(params=b"", slots={}, grid=(132, 1, 1), threads=384, smem=1024, cluster=(1, 1),
-                                       workspace_bytes=4096, workspace_clear=clear)
+                                       workspace_bytes=4096, workspace_clear=clear, self_clearing=self_clearing)
     kernel.launch_args(prepared, SimpleNamespace(address=0), stream=0, workspace=0x1000)  # type: ignore[arg-type]
-    assert memsets == [expected]
+    assert memsets == expected
 
 
 @pytest.fixture(scope="module")

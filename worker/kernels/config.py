@@ -130,6 +130,10 @@ class KernelConfig:
     # sm90 GEMMs: stamp each CTA's phases with %globaltimer (templates/phase_clock.cuh.j2,
     # bench/phase_clock.py). A measuring instrument, never searched.
     phase_clock: bool = False
+    # sm90 stream-K: CUTLASS's own scheduler, whose barrier flags the launcher zeroes before every
+    # launch, instead of Kiln's, which leaves them zeroed (templates/streamk_self_clearing.cuh.j2).
+    # The before-and-after twin and a fallback; never searched.
+    streamk_memset: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -220,6 +224,7 @@ class KernelConfig:
         epi += "w" if self.warp_stores else ""
         stages = f"_s{self.stages}" if self.stages else ""  # 0: CUTLASS's carve-out, the space's only choice
         stages += "_pc" if self.phase_clock else ""
+        stages += "_zm" if self.streamk_memset else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 

@@ -70,8 +70,11 @@ EPILOGUE_SCHEDULE = {
 }
 TILE_SCHEDULER = {
     TileScheduler.persistent: "cutlass::gemm::PersistentScheduler",
-    TileScheduler.streamk: "cutlass::gemm::StreamKScheduler",
+    # CUTLASS's stream-K scheduler, but the last reader of each shared tile's flag zeroes it, so no
+    # launch needs a memset first (templates/streamk_self_clearing.cuh.j2)
+    TileScheduler.streamk: "kiln::SelfClearingStreamK",
 }
+CUTLASS_STREAMK_SCHEDULER = "cutlass::gemm::StreamKScheduler"  # KernelConfig.streamk_memset
 # The single-consumer schedule's kernel takes no tile scheduler: each CTA computes the tile its
 # block index names.
 SINGLE_TILE_SCHEDULER = "void"
@@ -178,7 +181,10 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "epilogue_store_stages": epilogue_store_stages(cfg),
         "warp_stores": warp_stores(cfg),
+        "self_clearing": self_clearing_workspace(cfg),
     }
+    if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
+        raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
     if cfg.is_2x:
         if parts.bias and parts.residual:
             raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
@@ -234,7 +240,15 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
 def tile_scheduler_type(cfg: KernelConfig) -> str:
     if cfg.schedule is Schedule.single:
         return SINGLE_TILE_SCHEDULER
+    if cfg.streamk_memset:
+        return CUTLASS_STREAMK_SCHEDULER
     return TILE_SCHEDULER.get(cfg.tile_scheduler, "")
+
+
+def self_clearing_workspace(cfg: KernelConfig) -> bool:
+    """Whether the kernel leaves its workspace's barriers zeroed (Kiln's stream-K scheduler), so a
+    workspace zeroed once serves every launch of one shape with no memset before each."""
+    return cfg.family is Family.sm90_tma and cfg.tile_scheduler is TileScheduler.streamk and not cfg.streamk_memset
 
 
 def check_single(cfg: KernelConfig) -> None:
@@ -306,10 +320,10 @@ def epilogue_store_stages(cfg: KernelConfig) -> int:
 def warp_stores_supported(cfg: KernelConfig) -> bool:
     """What the per-warp-store collective (templates/warp_store_epilogue.cuh.j2) is built for: sm90
     GEMMs with the TMA epilogue, no residual (the subtile buffer is not shared with C), no split-K
-    partials; row-major D, or column-major D (swapped) in 16-bit elements; the persistent schedules
-    only (it was never built or verified on the single-consumer kernel)."""
+    partials; row-major D, or column-major D (swapped) in 16-bit elements; every schedule (the
+    single-consumer kernel's one warpgroup stores as one ping-pong warpgroup does)."""
     return (cfg.family is Family.sm90_tma and cfg.epilogue_schedule is EpilogueSchedule.tma
-            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none" and cfg.schedule is not Schedule.single)
+            and not cfg.epilogue.parts.residual and cfg.split_k_mode == "none")
 
 
 def warp_stores(cfg: KernelConfig) -> bool:

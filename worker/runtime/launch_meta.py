@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from worker.kernels.config import Family, KernelConfig, TileScheduler
-from worker.kernels.render import activation_of, queries_cluster_occupancy, tma_operands, waits_on_prior_grid
+from worker.kernels.render import (
+    activation_of,
+    queries_cluster_occupancy,
+    self_clearing_workspace,
+    tma_operands,
+    waits_on_prior_grid,
+)
 
 META_FIELDS = {"params_size": 0, "grid": 1, "threads": 4, "smem": 5, "cluster": 6, "workspace": 8, "num_tma": 9,
                "family": 10, "reduce_offset": 11, "reduce_grid": 12, "reduce_threads": 13, "scratch": 14,
@@ -86,6 +92,12 @@ def launch_meta(cfg: KernelConfig, *, conv_as_gemm: bool = False) -> dict[str, A
         "workspace": "meta[workspace] bytes, of which those from offset meta[workspace_clear] on are zeroed before "
                      "each launch (stream-K: its barriers, after the partial tiles it never reads unwritten), "
                      "then meta[scratch] bytes (not zeroed)",
+        **({"workspace_self_clearing": True,
+            "workspace_self_clearing_rule": "the kernel leaves the zeroed part zero when it completes, so no memset "
+                                            "before a launch: give each shape its own workspace, zero it once when "
+                                            "it is allocated, and never share it with another kernel or shape "
+                                            "(their partial tiles may lie where this one keeps its barriers)"}
+           if self_clearing_workspace(cfg) else {}),
         "cluster_launch": cfg.family in (Family.sm90_tma, Family.sm90_conv_fprop, Family.sm90_skinny),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
         "programmatic_dependent_launch_rule": "when true the entry may be launched with CU_LAUNCH_ATTRIBUTE_"

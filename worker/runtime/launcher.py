@@ -129,6 +129,9 @@ class PreparedLaunch:
     workspace_bytes: int
     tma: list[TmaDesc] = field(default_factory=list)
     workspace_clear: int = 0  # where the zeroed part of the workspace starts (stream-K: its barriers)
+    # the kernel leaves that part zero (contract's workspace_self_clearing): no memset per launch,
+    # and the workspace must be this shape's alone
+    self_clearing: bool = False
     l2_promotion: str = "L2_128B"  # the tiled descriptors' CU_TENSOR_MAP_L2_PROMOTION_<this> (contract's tma_encode)
     scratch_bytes: int = 0  # after the workspace, not zeroed (parallel split-K's fp32 partials)
     reduce: tuple[int, int, int] | None = None  # the second kernel's params offset, grid and threads
@@ -270,7 +273,8 @@ class LoadedKernel:
                               (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["workspace"]], tma,
                               scratch_bytes=meta[f["scratch"]] if "scratch" in f else 0, reduce=reduce,
                               workspace_clear=meta[f["workspace_clear"]] if "workspace_clear" in f else 0,
-                              l2_promotion=self.launch.get("tma_encode", {}).get("l2_promotion", "L2_128B"))
+                              l2_promotion=self.launch.get("tma_encode", {}).get("l2_promotion", "L2_128B"),
+                              self_clearing=bool(self.launch.get("workspace_self_clearing")))
 
     def _build(self, values: dict[str, Any], scratch: int, stream: int) -> tuple[int, ...]:
         """One run of the cubin's params builder; Params stay in `scratch`, meta comes back."""
@@ -302,9 +306,9 @@ class LoadedKernel:
 
     def launch_args(self, prepared: PreparedLaunch, args: PackedArgs, stream: int, workspace: int = 0) -> None:
         """The per-call path: a memset for split-K/stream-K workspaces (only the part the kernel
-        reads before writing), then one cuLaunchKernelEx with a launch config built once per shape
-        (only the stream changes)."""
-        if prepared.workspace_bytes and workspace:
+        reads before writing, and none where the kernel leaves it zeroed), then one cuLaunchKernelEx
+        with a launch config built once per shape (only the stream changes)."""
+        if prepared.workspace_bytes and workspace and not prepared.self_clearing:
             clear = prepared.workspace_clear
             check(cu.cuMemsetD8Async(workspace + clear, 0, prepared.workspace_bytes - clear, stream))
         if driver_launch.ENABLED:

@@ -38,6 +38,10 @@ class ShapePrep:
         # and captured CUDA graphs still hold their addresses, and a freed one would be written
         # into after the allocator handed it to someone else.
         self._outgrown: list[torch.Tensor] = []
+        # A self-clearing kernel (stream-K) skips the memset before each launch, so each of its
+        # shapes keeps a workspace of its own, zeroed once: another shape's partial tiles may lie
+        # where this one's barriers are. Keyed by the PreparedLaunch, which `prepared` keeps alive.
+        self._own_workspaces: dict[int, torch.Tensor] = {}
         self._packed: dict[tuple[Any, ...], PackedArgs] = {}
 
     def get(self, key: tuple[Any, ...], shape: dict[str, Any], device: torch.device, *, alpha: float, beta: float,
@@ -55,7 +59,9 @@ class ShapePrep:
                                 sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
                                 stream=torch.cuda.current_stream(device).cuda_stream,
                                 scratch=self._scratch.data_ptr(), runtime=self.runtime)
-        if p.workspace_alloc and (self._workspace is None or self._workspace.numel() < p.workspace_alloc):
+        if p.workspace_alloc and p.self_clearing:
+            self._own_workspaces[id(p)] = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
+        elif p.workspace_alloc and (self._workspace is None or self._workspace.numel() < p.workspace_alloc):
             if self._workspace is not None:
                 self._outgrown.append(self._workspace)
             self._workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
@@ -63,6 +69,8 @@ class ShapePrep:
         return p
 
     def workspace(self, p: PreparedLaunch) -> int:
+        if p.self_clearing and p.workspace_alloc:
+            return self._own_workspaces[id(p)].data_ptr()
         return self._workspace.data_ptr() if p.workspace_alloc and self._workspace is not None else 0
 
     def packed(self, p: PreparedLaunch, pointers: tuple[int, ...], names: tuple[str, ...] = OPERANDS) -> PackedArgs:
