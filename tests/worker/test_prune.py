@@ -506,7 +506,7 @@ def test_decode_searches_carry_activation_multicast_and_cublas_96_wide_tile() ->
     names64 = [c.variant_name for c in P.prune(full_space(m64, "sm_90a"), m64, H, limit=16).kept]
     # (one round of CTAs each: the single-consumer twins of the measured ping-pong winners)
     assert "sm90_f16_rc_t64x16x128_c4x1_single_nosmem_none_a888_swab_none" in names16
-    assert "sm90_f16_rc_t64x96x128_c1x4_single_tma_none_a888_none" in names64
+    assert "sm90_f16_rc_t64x96x128_c1x4_single_tmaw_none_a888_none" in names64  # per-warp stores
     # the swapped 128x64 (the winner before 64x96), as its single-consumer twin on this one-round grid
     assert "sm90_f16_rc_t128x64x128_c1x1_single_nosmem_none_a888_swab_none" in names64
     assert not [c for c in full_space(m64, "sm_90a") if c.tile[1] == 96 and c.epilogue_schedule is EpilogueSchedule.nosmem]
@@ -525,9 +525,9 @@ def test_decode_m128_search_carries_the_weight_multicast_pair() -> None:
     the cluster split-K winner, session 22 run C). One cluster along the tokens is the point, so
     cluster_useful lets a pair that covers every token through, and only that one."""
     names = [c.variant_name for c in P.prune(full_space(M128, "sm_90a"), M128, H, limit=16).kept]
-    assert "sm90_f16_rc_t64x64x128_c1x2_single_tma_none_a888_swab_none" in names  # one round: single consumer
+    assert "sm90_f16_rc_t64x64x128_c1x2_single_tmaw_none_a888_swab_none" in names  # one round: single consumer
     # both K depths of the pair: the 64-deep one ran 3% faster, the cost model cannot tell them apart
-    assert "sm90_f16_rc_t64x64x64_c1x2_single_tma_none_a888_swab_none" in names
+    assert "sm90_f16_rc_t64x64x64_c1x2_single_tmaw_none_a888_swab_none" in names
     pair = replace(C90, tile=(64, 64, 64), schedule=Schedule.pingpong, swap_ab=True, cluster=(1, 2))
     assert P.cluster_useful(pair, M128.as_run_by(pair), H) is None  # 2 token tiles: one pair
     assert P.decode_multicast(pair, M128.as_run_by(pair))
@@ -562,3 +562,19 @@ def test_single_kernel_holds_a_128x192_tile_in_one_warpgroup() -> None:
     24 run A); 256 (a 128x256 tile) do not."""
     assert P.accumulator_registers(replace(SINGLE, tile=(128, 192, 64)), SMALL, H) is None
     assert P.accumulator_registers(replace(SINGLE, tile=(128, 256, 64)), SMALL, H) is not None
+
+
+def test_single_consumer_kernels_store_per_warp_unless_a_bias_is_staged() -> None:
+    """Session 26 run A: per-warp TMA stores shortened the one-round single kernels' exposed last
+    epilogue (square.1024, bert-base.attn_out, decode.m128) and lost with a bias (bert-base.ffn2's
+    swapped 128x192), whose per-tile staging keeps the consumer-wide barriers."""
+    from worker.kernels.space import single_consumer_stores
+
+    single = replace(C90, tile=(64, 128, 64), schedule=Schedule.single, tile_scheduler=TileScheduler.none,
+                     epilogue_schedule=EpilogueSchedule.tma, epilogue=Epilogue.none)
+    assert single_consumer_stores(single).warp_stores
+    assert single_consumer_stores(replace(single, epilogue=Epilogue.gelu)).warp_stores
+    assert not single_consumer_stores(replace(single, epilogue=Epilogue.bias)).warp_stores
+    assert not single_consumer_stores(replace(single, epilogue_schedule=EpilogueSchedule.nosmem)).warp_stores
+    square = [c for c in full_space(SMALL, "sm_90a") if c.schedule is Schedule.single]
+    assert square and all(c.warp_stores == (c.epilogue_schedule is EpilogueSchedule.tma) for c in square)

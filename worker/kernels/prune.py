@@ -301,7 +301,8 @@ def pingpong_in_one_round(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
     Data-parallel persistent ping-pong only: split-K and stream-K kernels are other launches."""
     if (cfg.family is not Family.sm90_tma or cfg.schedule is not Schedule.pingpong
             or cfg.tile_scheduler is not TileScheduler.persistent or cfg.split_k > 1 or cfg.split_k_mode != "none"
-            or cfg.warp_stores):  # the per-warp-store epilogue is not built for the single kernel
+            # with a bias the single twin keeps CUTLASS's stores (space.single_consumer_stores)
+            or (cfg.warp_stores and cfg.epilogue.parts.bias)):
         return None
     fits, tiles, _ = _one_round(cfg, p, hw)
     return f"{tiles} tiles in one round: the single-consumer twin runs it" if fits else None

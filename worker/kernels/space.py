@@ -117,7 +117,8 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
             epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent, swap_ab=True,
         )
         yield replace(cfg, warp_stores=p.epilogue is not Epilogue.none and render.warp_stores_supported(cfg))
-        yield replace(cfg, schedule=Schedule.single, tile_scheduler=TileScheduler.none)  # one-round grids
+        yield single_consumer_stores(replace(cfg, schedule=Schedule.single, tile_scheduler=TileScheduler.none,
+                                             warp_stores=False))  # one-round grids
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
@@ -180,7 +181,7 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                         epilogue_schedule=epi, pad_kn=pad_kn, swap_ab=swap_ab,
                     )
                     if schedule is Schedule.single:  # one tile per CTA: no tile scheduler, no split
-                        yield base
+                        yield single_consumer_stores(base)
                         continue
                     for sched in (TileScheduler.persistent, TileScheduler.streamk):
                         heuristic, forced = Decomposition.heuristic, Decomposition.streamk
@@ -195,6 +196,21 @@ def _sm90_variants(p: GemmProblem, tiles: list[tuple[int, int, int]], clusters: 
                                                                    split_k_mode=mode, decomposition=decomposition))
                     if cluster_split and cluster == (1, 1):  # one tile per cluster: no tile scheduler
                         yield replace(base, split_k=2, split_k_mode="cluster")
+
+def single_consumer_stores(cfg: KernelConfig) -> KernelConfig:
+    """The single-consumer kernel stores per warp (templates/warp_store_epilogue.cuh.j2) where its
+    TMA epilogue stages nothing per tile. Its last tile's epilogue is the one-round grids' exposed
+    tail (session 25's phase clock: 1.4 µs of bert-base.attn_out's 13), and per-warp stores took
+    the CTA-wide barriers out of it (session 26 run A, gemm_pairs_h200_20261204_session26_a.json,
+    two turns, µs): square.1024 9.22 / 9.17 -> 9.02 / 9.12, bert-base.attn_out 13.41 / 13.20 ->
+    13.25 / 13.09, decode.m128 29.84 / 29.76 -> 29.66 / 29.68, decode.m64 27.79 / 27.74 -> 27.86 /
+    27.55. With a bias, whose staging keeps a consumer-wide barrier each side, they lost:
+    bert-base.ffn2's swapped 128x192 30.74 / 30.59 -> 31.23 / 31.26."""
+    if (cfg.epilogue_schedule is EpilogueSchedule.tma and not cfg.epilogue.parts.bias
+            and render.warp_stores_supported(cfg)):
+        return replace(cfg, warp_stores=True)
+    return cfg
+
 
 def with_epilogue_twins(cfg: KernelConfig) -> Iterator[KernelConfig]:
     """The config and its store-path twins: a 64-wide TMA-epilogue subtile, and (cooperative
