@@ -71,6 +71,12 @@ def stored_winners(result: Path, names: tuple[str, ...]) -> list[tuple[str, Gemm
              KernelConfig.from_dict(rows[name]["winner"])) for name in names]
 
 
+def stored_twins(result: Path, names: tuple[str, ...], make: Callable[[KernelConfig], list[KernelConfig]]
+                 ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """A pairs script's problems: each named shape of a stored suite result with `make`'s twins of its winner."""
+    return [(name, spec, make(winner)) for name, spec, winner in stored_winners(result, names)]
+
+
 def main(todo: list[tuple[str, GemmSpec, list[KernelConfig]]]) -> None:
     """A pairs script's command line: `--list` prints each problem's configs, a path runs them."""
     if sys.argv[1:] == ["--list"]:

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from session18_b import main, stored_winners  # noqa: E402
+from session18_b import main, stored_twins  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
@@ -31,13 +31,15 @@ STREAMK_SHAPES = ("llama7b.up", "bf16.llama7b.up", "square.8192")
 SINGLE_SHAPES = ("bert-base.attn_out", "square.1024", "bert-base.ffn2", "decode.m64", "decode.m128")
 
 
+def warp_store_twins(winner: KernelConfig) -> list[KernelConfig]:
+    """The winner and the same kernel storing per warp."""
+    assert warp_stores_supported(winner) and not winner.warp_stores, winner.name
+    return [winner, replace(winner, warp_stores=True)]
+
+
 def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    todo = [(name, spec, [winner, replace(winner, streamk_memset=True)])
-            for name, spec, winner in stored_winners(WINNERS, STREAMK_SHAPES)]
-    for name, spec, winner in stored_winners(WINNERS, SINGLE_SHAPES):
-        assert warp_stores_supported(winner) and not winner.warp_stores, name
-        todo.append((name, spec, [winner, replace(winner, warp_stores=True)]))
-    return todo
+    return (stored_twins(WINNERS, STREAMK_SHAPES, lambda winner: [winner, replace(winner, streamk_memset=True)])
+            + stored_twins(WINNERS, SINGLE_SHAPES, warp_store_twins))
 
 
 if __name__ == "__main__":
