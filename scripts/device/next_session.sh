@@ -128,6 +128,20 @@
 #     stages vs TMA issue), TMA boxes spanning two k-blocks, and why 1x2 multicast does not help
 #     (each multicast load waits for both CTAs' release); (d) the fused shapes' exposed last
 #     epilogue (run G: about one epilogue, 0.9-1.0 us).
+#  2k. Done in session 26: (b) stream-K kernels leave their barriers zeroed (Kiln's scheduler,
+#     templates/streamk_self_clearing.cuh.j2; no memset per launch): 0.6-1.0 us a launch on
+#     llama7b.up / bf16 up, not the 2 us session 25 guessed (run A); (d) per-warp stores on the
+#     single-consumer kernel where no bias is staged: 0.5-2% on square.1024, attn_out, decode.m128;
+#     on the persistent winners they tie or lose, and shallower pipelines on the single kernels lose
+#     4-16% (run C). Full search at 3096d59: geomean 1.031, no shape below 0.95, decode.m16 1.113
+#     (cuBLAS 2-3% faster on that machine start). Next: (a) above is still open (first TMA loads
+#     before the CTA barrier in a Kiln copy of the single kernel: at most ~0.1 us by run J's clock);
+#     (c) square.1024's starved loads: Nsight Compute on its 64x128 1x1 single kernel, its 128x64
+#     under 1x2 and nvjet's 128x64_64x8_1x2 (L2->SM bytes, lts throughput, TMA issue stalls) to see
+#     why multicast slows CUTLASS's single-consumer mainloop by a quarter where nvjet gains; stream-K
+#     kernels still run without grid dependency control (CUTLASS 4.2's const is_last_tile binds a
+#     private member to a non-const reference; Kiln's scheduler cannot reach those members, a CUTLASS
+#     overlay patch would, at the price of every cached cubin).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
