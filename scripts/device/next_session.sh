@@ -136,9 +136,11 @@
 #     4-16% (run C). Full search at 3096d59: geomean 1.031, no shape below 0.95, decode.m16 1.113
 #     (cuBLAS 2-3% faster on that machine start). Next: (a) above is still open (first TMA loads
 #     before the CTA barrier in a Kiln copy of the single kernel: at most ~0.1 us by run J's clock);
-#     (c) square.1024's starved loads: Nsight Compute on its 64x128 1x1 single kernel, its 128x64
-#     under 1x2 and nvjet's 128x64_64x8_1x2 (L2->SM bytes, lts throughput, TMA issue stalls) to see
-#     why multicast slows CUTLASS's single-consumer mainloop by a quarter where nvjet gains; stream-K
+#     (c) square.1024's starved loads: run D's Nsight Compute (README "Known gaps") says latency,
+#     not bandwidth (crossbar 21-24% of peak, same 50.3 MB into the SMs for every kernel), and that
+#     Kiln's 128x64 under 1x2 makes the L2 serve 1.00M sectors in 250k requests where its 1x1 twin
+#     needs 0.69M / 171k and nvjet's 1x2 0.66M / 166k: check the multicast operand's TMA box and
+#     request count per k-block (tma_describe.cuh.j2 against CuTe) first; stream-K
 #     kernels still run without grid dependency control (CUTLASS 4.2's const is_last_tile binds a
 #     private member to a non-const reference; Kiln's scheduler cannot reach those members, a CUTLASS
 #     overlay patch would, at the price of every cached cubin).
