@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Session 26, run E (nvidia-h200, ~2 min): why square.1024's single-consumer kernels starve for data
-# (session 25 run N: 52-69% of mma cycles waiting) and why a 1x2 multicast slows them where nvjet's
-# 128x64_64x8_1x2 gains. Nsight Compute's full set on the 64x128 1x1 winner, the 128x64 1x1 and the
-# 128x64 under 1x2 (scripts/device/session26_e_square_l2.json), each beside cuBLAS (`kiln bench profile`);
-# the raw page comes back.
+# Session 26, run E (nvidia-h200, ~2 min): whether the L2 promotion the TMA descriptors carry changes
+# the extra L2 requests run D found under CUTLASS's 1x2 multicast: square.1024's 128x64 single kernel
+# under 1x2 at promotions 0, 64 and 256 (run D had the default 128) and its 1x1 twin at 0, each
+# beside nvjet (Nsight Compute's full set, scripts/device/session26_e_square_l2.json).
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
