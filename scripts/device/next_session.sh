@@ -141,8 +141,8 @@
 #     Kiln's 128x64 under 1x2 makes the L2 serve 1.00M sectors in 250k requests where its 1x1 twin
 #     needs 0.69M / 171k and nvjet's 1x2 0.66M / 166k; run E: the same at every L2 promotion, and
 #     the box split is CuTe's: count requests per k-block per CTA under multicast next. Also run E
-#     had the 128x64 1x1 single kernel at 7.23 us with L2 promotion 0 against run D's 7.58 at 128:
-#     time promotion 0 as a leader twin on the one-round single kernels (`--l2-promotion` pairs); stream-K
+#     had the 128x64 1x1 single kernel at 7.23 us with L2 promotion 0 against run D's 7.58 at 128,
+#     but run F's interleaved pairs tie 0 and 128 within 0.7% on every single winner; stream-K
 #     kernels still run without grid dependency control (CUTLASS 4.2's const is_last_tile binds a
 #     private member to a non-const reference; Kiln's scheduler cannot reach those members, a CUTLASS
 #     overlay patch would, at the price of every cached cubin).
