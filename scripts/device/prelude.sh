@@ -46,3 +46,15 @@ PY
     --out $OUT/gemm_search.json > $OUT/search.log 2>&1
   echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -14 | cut -c1-150
 }
+# ncu_profile RESULT_JSON TIMEOUT_S: Nsight Compute's full set on each stored winner of RESULT_JSON
+# beside the library's call (`kiln bench profile`); the raw and details pages come back xz'd.
+ncu_profile() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
+  timeout "$2" /usr/local/cuda/bin/ncu --nvtx --nvtx-include "kiln_profile/" --clock-control none --set full \
+    -o $OUT/prof python3 -m bench.kernel_profile --result "$1" > $OUT/ncu.log 2>&1
+  echo "full rc=$?"; tail -3 $OUT/ncu.log | cut -c1-300
+  /usr/local/cuda/bin/ncu --import $OUT/prof.ncu-rep --page raw --csv > $OUT/raw.csv 2>> $OUT/ncu.log
+  /usr/local/cuda/bin/ncu --import $OUT/prof.ncu-rep --page details --csv > $OUT/details.csv 2>> $OUT/ncu.log
+  wc -c $OUT/raw.csv $OUT/details.csv
+  xz -T0 $OUT/raw.csv $OUT/details.csv; rm -f $OUT/prof.ncu-rep; ls -la $OUT
+}
