@@ -29,6 +29,7 @@ from worker.kernels.config import KernelConfig
 from worker.kernels.problem import round_up
 from worker.phase_clock import PhaseClock
 from worker.runtime.launcher import LoadedKernel, PackedArgs, PreparedLaunch, load_module, unload_module
+from worker.runtime.torch_prepare import Workspaces
 
 L2_BYTES = 60 * 1024 * 1024
 TOLERANCE = {"f16": 2e-3, "bf16": 1.6e-2}
@@ -216,10 +217,7 @@ class Candidate:
         self._prepared: dict[str, PreparedLaunch] = {}
         # what its launch contract asks the client to do to the operands: (padding, space-to-depth)
         self.prep = KernelConfig.from_dict(entry["config"]).operand_prep
-        self.workspace: torch.Tensor | None = None
-        # self-clearing kernels (stream-K): a zeroed workspace per shape, since they skip the memset
-        # and one shape's partial tiles may lie where another's barriers are
-        self._own_workspaces: dict[str, torch.Tensor] = {}
+        self.workspaces = Workspaces()
         self.sets: list[Any] = []
 
     def prepared(self, shape: dict[str, Any]) -> PreparedLaunch:
@@ -229,24 +227,21 @@ class Candidate:
                                     sm_count=self.sm_count, stream=self.stream, scratch=self.scratch,
                                     runtime=self.entry.get("runtime"))
             self._prepared[key] = p
-            if p.workspace_alloc and p.self_clearing:
-                self._own_workspaces[key] = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device="cuda")
-            elif p.workspace_alloc and (self.workspace is None or self.workspace.numel() < p.workspace_alloc):
-                self.workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device="cuda")
+            self.workspaces.allocate(p, "cuda")
         return self._prepared[key]
+
+    @property
+    def workspace(self) -> torch.Tensor | None:
+        """The workspace the shapes the launcher clears before each launch share."""
+        return self.workspaces.shared
 
     def workspace_of(self, shape: dict[str, Any]) -> torch.Tensor | None:
         """The workspace a shape's launches get (its own for a self-clearing kernel)."""
-        p = self.prepared(shape)
-        if not p.workspace_alloc:
-            return None
-        return self._own_workspaces[json.dumps(shape, sort_keys=True)] if p.self_clearing else self.workspace
+        return self.workspaces.of(self.prepared(shape))
 
     def packed(self, o: Operands) -> tuple[PreparedLaunch, bytes, int]:
-        shape = self.problem.launch_shape(o, self.entry["config"])
-        p = self.prepared(shape)
-        workspace = self.workspace_of(shape)
-        ws = workspace.data_ptr() if workspace is not None else 0
+        p = self.prepared(self.problem.launch_shape(o, self.entry["config"]))
+        ws = self.workspaces.address(p)
         return p, p.pack({**o.pointers(), "workspace": ws}), ws
 
     def run(self, o: Operands) -> None:

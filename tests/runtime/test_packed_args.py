@@ -43,7 +43,7 @@ def test_an_outgrown_workspace_stays_allocated(monkeypatch: pytest.MonkeyPatch) 
     first = prep.workspace(small)
     big = prep.get((2,), {}, cpu, alpha=1.0, beta=0.0, label="big")
     assert prep.workspace(big) != first
-    assert [t.data_ptr() for t in prep._outgrown] == [first]  # still held, never freed
+    assert [t.data_ptr() for t in prep.workspaces.outgrown] == [first]  # still held, never freed
 
 
 def test_self_clearing_kernels_get_a_zeroed_workspace_per_shape(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +68,7 @@ def test_self_clearing_kernels_get_a_zeroed_workspace_per_shape(monkeypatch: pyt
     first, second = (own.get((i,), {}, cpu, alpha=1.0, beta=0.0, label=str(i)) for i in (1, 2))
     assert own.workspace(first) != own.workspace(second)
     assert own.workspace(first) == own.workspace(first)  # stable: bound launchers and graphs keep it
-    assert all(int(t.count_nonzero()) == 0 and t.numel() == 4096 for t in own._own_workspaces.values())
+    assert all(int(t.count_nonzero()) == 0 and t.numel() == 4096 for t in own.workspaces.own.values())
     shared = ShapePrep(_Kernel(False), None)  # type: ignore[arg-type]
     first, second = (shared.get((i,), {}, cpu, alpha=1.0, beta=0.0, label=str(i)) for i in (1, 2))
     assert shared.workspace(first) == shared.workspace(second)

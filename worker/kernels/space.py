@@ -117,8 +117,8 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
             epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent, swap_ab=True,
         )
         yield replace(cfg, warp_stores=p.epilogue is not Epilogue.none and render.warp_stores_supported(cfg))
-        yield single_consumer_stores(replace(cfg, schedule=Schedule.single, tile_scheduler=TileScheduler.none,
-                                             warp_stores=False))  # one-round grids
+        yield single_consumer_stores(replace(cfg, schedule=Schedule.single,
+                                             tile_scheduler=TileScheduler.none))  # one-round grids
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of

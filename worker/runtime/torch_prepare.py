@@ -27,21 +27,48 @@ raw_stream: Callable[[int], int] = getattr(torch._C, "_cuda_getCurrentRawStream"
 OPERANDS = ("A", "B", "C", "D", "bias", "workspace")
 
 
+class Workspaces:
+    """The workspaces of one kernel's shapes. Kernels the launcher clears before each launch share
+    one buffer that only grows; outgrown ones stay allocated, because bound launchers
+    (KilnGemm.bind), memoised arguments and captured CUDA graphs still hold their addresses, and a
+    freed one would be written into after the allocator handed it to someone else. A self-clearing
+    kernel (stream-K, the contract's workspace_self_clearing) skips that memset, so each of its
+    shapes gets a buffer of its own, zeroed once: another shape's partial tiles may lie where this
+    one's barriers are. Keyed by the PreparedLaunch, which its owner keeps alive."""
+
+    def __init__(self) -> None:
+        self.shared: torch.Tensor | None = None
+        self.outgrown: list[torch.Tensor] = []
+        self.own: dict[int, torch.Tensor] = {}
+
+    def allocate(self, p: PreparedLaunch, device: torch.device | str) -> None:
+        """Once per prepared shape, before its first launch."""
+        if not p.workspace_alloc:
+            return
+        if p.self_clearing:
+            self.own[id(p)] = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
+        elif self.shared is None or self.shared.numel() < p.workspace_alloc:
+            if self.shared is not None:
+                self.outgrown.append(self.shared)
+            self.shared = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
+
+    def of(self, p: PreparedLaunch) -> torch.Tensor | None:
+        if not p.workspace_alloc:
+            return None
+        return self.own[id(p)] if p.self_clearing else self.shared
+
+    def address(self, p: PreparedLaunch) -> int:
+        workspace = self.of(p)
+        return workspace.data_ptr() if workspace is not None else 0
+
+
 class ShapePrep:
     def __init__(self, kernel: LoadedKernel, runtime: dict[str, Any] | None) -> None:
         self.kernel = kernel
         self.runtime = runtime
         self.prepared: dict[tuple[Any, ...], PreparedLaunch] = {}
         self._scratch: torch.Tensor | None = None
-        self._workspace: torch.Tensor | None = None
-        # Outgrown workspaces stay allocated: bound launchers (KilnGemm.bind), memoised arguments
-        # and captured CUDA graphs still hold their addresses, and a freed one would be written
-        # into after the allocator handed it to someone else.
-        self._outgrown: list[torch.Tensor] = []
-        # A self-clearing kernel (stream-K) skips the memset before each launch, so each of its
-        # shapes keeps a workspace of its own, zeroed once: another shape's partial tiles may lie
-        # where this one's barriers are. Keyed by the PreparedLaunch, which `prepared` keeps alive.
-        self._own_workspaces: dict[int, torch.Tensor] = {}
+        self.workspaces = Workspaces()
         self._packed: dict[tuple[Any, ...], PackedArgs] = {}
 
     def get(self, key: tuple[Any, ...], shape: dict[str, Any], device: torch.device, *, alpha: float, beta: float,
@@ -59,19 +86,12 @@ class ShapePrep:
                                 sm_count=torch.cuda.get_device_properties(device).multi_processor_count,
                                 stream=torch.cuda.current_stream(device).cuda_stream,
                                 scratch=self._scratch.data_ptr(), runtime=self.runtime)
-        if p.workspace_alloc and p.self_clearing:
-            self._own_workspaces[id(p)] = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
-        elif p.workspace_alloc and (self._workspace is None or self._workspace.numel() < p.workspace_alloc):
-            if self._workspace is not None:
-                self._outgrown.append(self._workspace)
-            self._workspace = torch.zeros(p.workspace_alloc, dtype=torch.uint8, device=device)
+        self.workspaces.allocate(p, device)
         self.prepared[key] = p
         return p
 
     def workspace(self, p: PreparedLaunch) -> int:
-        if p.self_clearing and p.workspace_alloc:
-            return self._own_workspaces[id(p)].data_ptr()
-        return self._workspace.data_ptr() if p.workspace_alloc and self._workspace is not None else 0
+        return self.workspaces.address(p)
 
     def packed(self, p: PreparedLaunch, pointers: tuple[int, ...], names: tuple[str, ...] = OPERANDS) -> PackedArgs:
         """The launch arguments for one pointer set (`pointers[i]` is operand `names[i]`'s address).
