@@ -10,7 +10,7 @@ MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": 
            "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead",
            "pairs": "bench.gemm_pairs", "conv-pairs": "bench.conv_pairs", "fit": "bench.ranking_fit", "profile": "bench.kernel_profile",
            "chain": "bench.launch_chain", "sass-mix": "bench.sass_mix", "floor": "bench.stream_floor",
-           "phases": "bench.phase_clock"}
+           "phases": "bench.phase_clock", "ncu-digest": "bench.ncu_digest"}
 
 
 def add(sub: argparse._SubParsersAction) -> None:
