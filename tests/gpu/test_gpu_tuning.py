@@ -522,3 +522,27 @@ def test_tall_swapped_kernels_verify(epilogue: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("size", [0, 64, 256])
 def test_each_l2_promotion_verifies(size: int, tmp_path: Path) -> None:
     _verifies_on(replace(FFN1, l2_promotion=size), [(1000, 776, 1032)], tmp_path)
+
+
+# The weight's L2 prefetch (KernelConfig.l2_prefetch, templates/l2_prefetch_mainloop.cuh.j2): the
+# producer's extra TMA prefetches must leave every result as it was, on the decode winners' frames
+# (swapped with the weight multicast along the tokens, swapped with the activations multicast,
+# plain under 1x4) and on a persistent cooperative kernel that restarts its prefetch each tile;
+# K tails (1032 = 16 tiles of 64 and a partial one) put prefetches past the last k-tile's reach.
+L2_PREFETCH = {
+    "swapped_64x64_1x2_pf16": (replace(_single((64, 64, 64), (1, 2), swap_ab=True), l2_prefetch=16),
+                               [(128, 4096, 11008), (100, 776, 1032)]),
+    "swapped_64x16_4x1_nosmem_bias_pf8": (replace(_single((64, 16, 128), (4, 1), Epilogue.bias, True,
+                                                          EpilogueSchedule.nosmem), l2_prefetch=8),
+                                          [(16, 4096, 4096), (13, 1000, 1032)]),
+    "plain_64x96_1x4_pf32": (replace(_single((64, 96, 128), (1, 4)), l2_prefetch=32),
+                             [(64, 11008, 4096), (50, 1000, 1032)]),
+    "cooperative_256x128_1x2_pf4": (replace(SM90_BIAS, epilogue=Epilogue.none, tile=(256, 128, 64), cluster=(1, 2),
+                                            epilogue_schedule=EpilogueSchedule.tma, l2_prefetch=4),
+                                    [(2048, 4096, 4096), (1000, 776, 1032)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(L2_PREFETCH))
+def test_l2_prefetching_kernels_verify(kind: str, tmp_path: Path) -> None:
+    _verifies_on(*L2_PREFETCH[kind], tmp_path)

@@ -136,3 +136,17 @@ def test_compile_cluster_split_k_decode_kernel(tmp_path: Path) -> None:
     assert o.ok, (o.error, o.log[-2000:])
     cubin = _elf_symbols(o.cubin or b"")
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
+
+
+def test_compile_l2_prefetching_mainloops(tmp_path: Path) -> None:
+    """Kiln's weight-prefetching load (templates/l2_prefetch_mainloop.cuh.j2) on both operands: the
+    swapped single-consumer decode kernel, whose weight is its A and multicast along the tokens, and
+    a plain persistent kernel, whose weight is its B; each cubin issues TMA L2 prefetches."""
+    from dataclasses import replace
+
+    swapped = replace(SM90, epilogue=Epilogue.none, tile=(64, 64, 64), cluster=(1, 2), schedule=Schedule.single,
+                      tile_scheduler=TileScheduler.none, swap_ab=True, l2_prefetch=16)
+    plain = replace(SM90, l2_prefetch=8)
+    for o in Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([swapped, plain], target_arch="sm_90a"):
+        assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
+        assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")

@@ -49,3 +49,26 @@ def test_a_launch_buffer_decodes_into_per_cta_phases() -> None:
     assert p["to_first_load_us"] == 0.3 and p["to_load_init_us"] == 0.1 and p["data_wait_share"] == 0.25
     assert p["mainloop_us"] == 48.2 and p["tail_us"] == 1.25 and p["mainloops_per_cta"] == 2
     assert p["last_mainloop_done_us"] == 51.0 and p["mainloops"] == 4
+
+
+def test_the_weight_prefetch_is_compiled_in_only_when_asked_and_named() -> None:
+    """KernelConfig.l2_prefetch (templates/l2_prefetch_mainloop.cuh.j2) prefetches the weight: the
+    kernel's B, or its A when the operands are swapped; never beside the phase clock's load()."""
+    import pytest
+
+    from worker.kernels.render import UnsupportedConfig
+
+    assert "L2PrefetchLoad" not in render(COOP)
+    plain = replace(COOP, l2_prefetch=16)
+    src = render(plain)
+    assert "using CollectiveMainloop = kiln_mainloop::L2PrefetchLoad<BuiltMainloop, 16, false>;" in src
+    assert "cute::prefetch(mainloop_params.tma_load_b" in src
+    assert plain.name == "sm90_f16_rc_t256x128x64_c1x2_cooperative_tma_persistent_pf16_a888_none"
+    assert KernelConfig.from_dict(plain.to_dict()) == plain and plain.compiled == plain
+    swapped = replace(COOP, tile=(64, 64, 64), schedule=Schedule.single, tile_scheduler=TileScheduler.none,
+                      swap_ab=True, l2_prefetch=8)
+    assert "L2PrefetchLoad<BuiltMainloop, 8, true>" in render(swapped)
+    for bad in (replace(COOP, l2_prefetch=3), replace(COOP, l2_prefetch=8, phase_clock=True),
+                replace(COOP, family=Family.sm80_tensorop, l2_prefetch=8)):
+        with pytest.raises(UnsupportedConfig, match="l2_prefetch"):
+            render(bad)

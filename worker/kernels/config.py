@@ -130,6 +130,9 @@ class KernelConfig:
     # sm90 GEMMs: stamp each CTA's phases with %globaltimer (templates/phase_clock.cuh.j2,
     # bench/phase_clock.py). A measuring instrument, never searched.
     phase_clock: bool = False
+    # sm90 GEMMs: the producer also prefetches the weight operand's tiles into L2 this many k-tiles
+    # ahead of its loads (templates/l2_prefetch_mainloop.cuh.j2); 0 is CUTLASS's own load.
+    l2_prefetch: int = 0
     # sm90 stream-K: CUTLASS's own scheduler, whose barrier flags the launcher zeroes before every
     # launch, instead of Kiln's, which leaves them zeroed (templates/streamk_self_clearing.cuh.j2).
     # The before-and-after twin and a fallback; never searched.
@@ -224,6 +227,7 @@ class KernelConfig:
         epi += "w" if self.warp_stores else ""
         stages = f"_s{self.stages}" if self.stages else ""  # 0: CUTLASS's carve-out, the space's only choice
         stages += "_pc" if self.phase_clock else ""
+        stages += f"_pf{self.l2_prefetch}" if self.l2_prefetch else ""
         stages += "_zm" if self.streamk_memset else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")

@@ -185,6 +185,8 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
     }
     if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
         raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
+    if cfg.l2_prefetch and cfg.family is not Family.sm90_tma:
+        raise UnsupportedConfig("l2_prefetch is generated for sm90 TMA GEMMs only")
     if cfg.is_2x:
         if parts.bias and parts.residual:
             raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
@@ -221,7 +223,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
-            phase_clock=bool(cfg.phase_clock),
+            phase_clock=bool(cfg.phase_clock), l2_prefetch=l2_prefetch(cfg), prefetch_a=bool(cfg.swap_ab),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
@@ -235,6 +237,18 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         if cfg.swap_ab and (cfg.layout_a, cfg.layout_b) != (Layout.row, Layout.col):
             raise UnsupportedConfig("swapped operands are generated for row-major A and column-major B only")
     return tokens
+
+
+L2_PREFETCH_DISTANCES = (4, 8, 16, 32)
+
+
+def l2_prefetch(cfg: KernelConfig) -> int:
+    """k-tiles ahead that the producer prefetches the weight into L2 (templates/l2_prefetch_mainloop.cuh.j2),
+    0 for CUTLASS's own load. The phase clock wraps the same load(), so the two do not combine."""
+    n = int(cfg.l2_prefetch)
+    if n and (n not in L2_PREFETCH_DISTANCES or cfg.phase_clock):
+        raise UnsupportedConfig(f"l2_prefetch is one of {L2_PREFETCH_DISTANCES} on sm90 GEMMs without the phase clock")
+    return n
 
 
 def tile_scheduler_type(cfg: KernelConfig) -> str:
