@@ -146,6 +146,23 @@
 #     kernels still run without grid dependency control (CUTLASS 4.2's const is_last_tile binds a
 #     private member to a non-const reference; Kiln's scheduler cannot reach those members, a CUTLASS
 #     overlay patch would, at the price of every cached cubin).
+#  2l. Session 28 (run A, the only device start it got: loans paused after it): Nsight Compute on
+#     the decode winners (README "Known gaps", ncu_h200_20261205_session28_a_decode.json): each runs
+#     its GEMM at cuBLAS's own kernel's speed and DRAM share (70-72% on m64/m128, 58% on m16's 64
+#     CTAs); Kiln's lead on m16/m128 is cuBLAS's split-K reduce kernel. Not smem, crossbar or tensor
+#     bound (22% / 45% / 45%); fewer bytes into the SMs (128x128 split 4) ran slower at lower DRAM
+#     shares. Next: (a) `bash scripts/device/session28_b.sh` first: the GPU tests of
+#     KernelConfig.l2_prefetch (templates/l2_prefetch_mainloop.cuh.j2: UTMAPF.L2 of the weight's
+#     k-tile n ahead; compiled and SASS-checked on the CPU, never run), the decode winners and
+#     llama7b.down beside their 8/16/32-ahead twins, and ncu on decode.m128's pf16 twin (does DRAM's
+#     share rise past 72%?). Compile the twins on the CPU host first (`KILN_DATA_DIR=$PWD/.fleet-data
+#     .venv/bin/python scripts/device/compile_twins.py scripts/device/session28_b_profile.json
+#     session28_b`, ~6 min on 2 cores), then prepare_carry.sh. If a distance wins, put it
+#     in the decode space (space._sm90_swapped_configs / DECODE_96_WIDE_TILES) and re-run the decode
+#     search. (b) nvjet's two-slice decode.m128 kernel holds 72% DRAM where Kiln's two-slice twins
+#     hold 63%: read how its slices walk K from its SASS (ncu --page source) before building an
+#     interleaved split. (c) attn_out: cuBLAS's 192x128 tile as Kiln's tall swapped single kernel
+#     lost 2-9% (run A's rider): the gap there is not the tile.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
