@@ -7,10 +7,11 @@ Event timing says *that* Kiln trails cuDNN/cuBLAS on a problem, not *why*. This 
 named problem of a stored suite result, the winning kernel (compiled from its recorded config) and
 the library's own call on the same full-size operands, each warmed up first and then launched
 exactly once inside the NVTX range `kiln_profile`, so a profiler run with
-`--nvtx --nvtx-include kiln_profile/` sees two kernels per problem (plus any the library adds: a layout conversion, a split-K reduction),
+`--nvtx --nvtx-include kiln_profile/` sees two kernels per problem (three for a GEMM: the weight read below; plus any the library adds: a layout conversion, a split-K reduction),
 and nothing of the warm-up, verification or cuDNN's algorithm search. A device-to-device copy of
 the problem's input and output bytes runs in the same window: the memory roofline a streaming
-kernel of that size can reach.
+kernel of that size can reach; for a GEMM, a reduction over its weight runs there too, a kernel
+Nsight Compute does see: the DRAM share a plain read of the weight reaches beside the GEMMs.
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ def gemm_launchers(row: dict[str, Any], cubins: dict[str, bytes]) -> dict[str, A
         "kiln": lambda: kiln(x, w, bias),
         "library": lambda: F.linear(x, w),
         "copy_in_plus_out_bytes": lambda: dst.copy_(src),
+        # A reduction kernel that reads W once: the DRAM share a plain read of the weight reaches in
+        # the same profile (the copy above is a memcpy, which Nsight Compute does not profile).
+        "weight_read": lambda: torch.sum(w, dtype=torch.float32),
     }
 
 

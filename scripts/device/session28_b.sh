@@ -3,7 +3,8 @@
 # A): the weight's L2 prefetch. The GPU tests of the prefetching kernels first, then
 # scripts/device/session28_b.py's interleaved pairs (each decode winner and llama7b.down beside its
 # 8/16/32-k-tile prefetch twins, two turns), then Nsight Compute on decode.m128's winner and its
-# 16-ahead twin (scripts/device/session28_b_profile.json) to see DRAM's share move.
+# 16-ahead twin (scripts/device/session28_b_profile.json) to see DRAM's share move, beside a plain
+# reduction over the weight (kernel_profile's weight_read: what a streaming read reaches there).
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
