@@ -182,11 +182,10 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "epilogue_store_stages": epilogue_store_stages(cfg),
         "warp_stores": warp_stores(cfg),
         "self_clearing": self_clearing_workspace(cfg),
+        "l2_prefetch": l2_prefetch(cfg),
     }
     if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
         raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
-    if cfg.l2_prefetch and cfg.family is not Family.sm90_tma:
-        raise UnsupportedConfig("l2_prefetch is generated for sm90 TMA GEMMs only")
     if cfg.is_2x:
         if parts.bias and parts.residual:
             raise UnsupportedConfig(f"{cfg.family.value} cannot fuse a bias and a residual (one source operand)")
@@ -223,7 +222,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             swap_ab=bool(cfg.swap_ab), parallel_split=cfg.split_k_mode == "parallel",
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
-            phase_clock=bool(cfg.phase_clock), l2_prefetch=l2_prefetch(cfg), prefetch_a=bool(cfg.swap_ab),
+            phase_clock=bool(cfg.phase_clock), prefetch_a=bool(cfg.swap_ab),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
@@ -246,8 +245,8 @@ def l2_prefetch(cfg: KernelConfig) -> int:
     """k-tiles ahead that the producer prefetches the weight into L2 (templates/l2_prefetch_mainloop.cuh.j2),
     0 for CUTLASS's own load. The phase clock wraps the same load(), so the two do not combine."""
     n = int(cfg.l2_prefetch)
-    if n and (n not in L2_PREFETCH_DISTANCES or cfg.phase_clock):
-        raise UnsupportedConfig(f"l2_prefetch is one of {L2_PREFETCH_DISTANCES} on sm90 GEMMs without the phase clock")
+    if n and (n not in L2_PREFETCH_DISTANCES or cfg.phase_clock or cfg.family is not Family.sm90_tma):
+        raise UnsupportedConfig(f"l2_prefetch is one of {L2_PREFETCH_DISTANCES} on sm90 TMA GEMMs without the phase clock")
     return n
 
 
