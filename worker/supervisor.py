@@ -88,6 +88,9 @@ class Supervisor:
                 time.sleep(delay)
                 if not self._stopping:
                     self.children[gpu] = self._spawn(gpu, restarts)
+        # SIGTERM can land while a restart is being spawned, after stop() signalled the children it
+        # knew: signal again, so that child stops too instead of running out the 30 s wait below.
+        self.stop()
         for c in self.children.values():
             try:
                 c.proc.wait(timeout=30)
