@@ -47,7 +47,8 @@ PY
   echo "search rc=$?"; grep -v '^{' $OUT/search.log | tail -14 | cut -c1-150
 }
 # ncu_profile RESULT_JSON TIMEOUT_S: Nsight Compute's full set on each stored winner of RESULT_JSON
-# beside the library's call (`kiln bench profile`); the raw and details pages come back xz'd.
+# beside the library's call (`kiln bench profile`); the raw and details pages come back xz'd (and, with
+# NCU_SASS=1, the SASS source page).
 ncu_profile() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
   timeout "$2" /usr/local/cuda/bin/ncu --nvtx --nvtx-include "kiln_profile/" --clock-control none --set full \
@@ -55,6 +56,10 @@ ncu_profile() {
   echo "full rc=$?"; tail -3 $OUT/ncu.log | cut -c1-300
   /usr/local/cuda/bin/ncu --import $OUT/prof.ncu-rep --page raw --csv > $OUT/raw.csv 2>> $OUT/ncu.log
   /usr/local/cuda/bin/ncu --import $OUT/prof.ncu-rep --page details --csv > $OUT/details.csv 2>> $OUT/ncu.log
-  wc -c $OUT/raw.csv $OUT/details.csv
-  xz -T0 $OUT/raw.csv $OUT/details.csv; rm -f $OUT/prof.ncu-rep; ls -la $OUT
+  # NCU_SASS=1: the source page too (every kernel's SASS with its samples, for `kiln bench sass-mix`)
+  if [ "${NCU_SASS:-0}" = 1 ]; then
+    /usr/local/cuda/bin/ncu --import $OUT/prof.ncu-rep --page source --csv --print-source sass > $OUT/sass.csv 2>> $OUT/ncu.log
+  fi
+  wc -c $OUT/raw.csv $OUT/details.csv $OUT/sass.csv 2>/dev/null
+  xz -T0 $OUT/raw.csv $OUT/details.csv $OUT/sass.csv 2>/dev/null; rm -f $OUT/prof.ncu-rep; ls -la $OUT
 }
