@@ -1,4 +1,4 @@
-"""`kiln bench gemm|pairs|fit|profile|chain|conv2d|compile|load|fleet|overhead`: the benchmarks under bench/, with their own flags."""
+"""`kiln bench gemm|pairs|fit|profile|chain|conv2d|compile|load|fleet|overhead|floor|tile-floor|…`: the benchmarks under bench/, with their own flags."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": "bench.compile_bench",
            "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead",
            "pairs": "bench.gemm_pairs", "conv-pairs": "bench.conv_pairs", "fit": "bench.ranking_fit", "profile": "bench.kernel_profile",
-           "chain": "bench.launch_chain", "sass-mix": "bench.sass_mix", "floor": "bench.stream_floor",
+           "chain": "bench.launch_chain", "sass-mix": "bench.sass_mix", "floor": "bench.stream_floor", "tile-floor": "bench.tile_order_floor",
            "phases": "bench.phase_clock", "ncu-digest": "bench.ncu_digest"}
 
 

@@ -1,0 +1,216 @@
+"""`python -m bench.tile_order_floor`: how fast the weight streams when read in a GEMM's tile order.
+
+    kiln bench tile-floor [--out result.json] [--reps 200]
+
+Session 28's profile put Kiln's decode winners and cuBLAS's decode kernels at 70-72% of the H200's
+DRAM bandwidth, where `kiln bench floor`'s plain read of the same weight reaches ~90%. The two read
+the bytes in different orders: the floor walks W linearly, a GEMM gives each CTA a block of R weight
+rows (its tile along N) and walks them along K one k-tile at a time, so every step touches R rows
+22 KB apart (decode.m128: K = 11008) for 128 or 256 bytes each, and split-K puts several such walks
+on the same rows at once. This reads W exactly that way with plain 16-byte loads (no tensor cores,
+no shared memory, nothing but the access order) and, beside it, the same walk over W stored blocked
+(each CTA's k-tiles contiguous, as a pre-packed weight would be), in the same process as the linear
+floor and cuBLAS. Whichever order holds ~90% says where the decode kernels' missing bandwidth is:
+in the tile order itself (then a pre-packed weight layout is the lever) or in the kernels.
+
+Sweep: rows per CTA (32, 64, 128), k-tile bytes per row (128, 256), K slices (1, 2, 4), row-major or
+blocked, loads in flight per thread (8, 16), and one CTA per SM (as a GEMM's shared memory forces)
+or as many as fit. Each geometry is verified (the wrapping sum of every word read equals torch's)
+before it is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import itertools
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.common import provenance, save_result
+from bench.stream_floor import DECODE, median_us, verified
+
+THREADS = 256
+UNROLLS = (8, 16)
+ONE_PER_SM_SMEM = 120 * 1024  # dynamic shared memory that leaves room for one CTA per SM (228 KB)
+
+SOURCE = r"""
+extern "C" __global__ void tile_read(const uint4* __restrict__ p, int row_blocks, int rows, int kvec_row,
+                                     int step_vec, int steps_per_slice, int blocked, unsigned* sink) {
+  // CTA (row block rb, K slice sl) reads rows [rb*rows, (rb+1)*rows) over its slice's k-steps, a
+  // step being step_vec 16-byte vectors of each row. Thread t takes vectors t, t+T, ... of each step
+  // (PER_STEP of them), so a warp reads whole 128-byte runs of a row, as a TMA box of the k-tile
+  // would; UNROLL / PER_STEP steps' loads are in flight at once. Offsets are fixed per thread, so
+  // the loop is a load and an add per vector, nothing that could bound the read but the memory.
+  constexpr int STEPS_AT_ONCE = UNROLL / PER_STEP;
+  const int rb = blockIdx.x % row_blocks, sl = blockIdx.x / row_blocks;
+  const long long per_step = (long long)rows * step_vec;
+  long long offset[PER_STEP];
+#pragma unroll
+  for (int q = 0; q < PER_STEP; ++q) {
+    const int j = threadIdx.x + q * blockDim.x;
+    offset[q] = blocked ? j : (long long)(j / step_vec) * kvec_row + j % step_vec;
+  }
+  const long long first_step = (long long)sl * steps_per_slice;
+  const long long step_stride = blocked ? per_step : step_vec;
+  const uint4* base = p + (long long)rb * rows * kvec_row + first_step * step_stride;
+  unsigned acc = 0;  // the wrapping sum of every 32-bit word read: checked against torch before timing
+  for (int s0 = 0; s0 < steps_per_slice; s0 += STEPS_AT_ONCE) {
+    uint4 v[UNROLL];
+#pragma unroll
+    for (int d = 0; d < STEPS_AT_ONCE; ++d)
+#pragma unroll
+      for (int q = 0; q < PER_STEP; ++q) {
+        uint4& x = v[d * PER_STEP + q];
+        x = make_uint4(0, 0, 0, 0);
+        if (s0 + d < steps_per_slice)
+          asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                       : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w) : "l"(base + (s0 + d) * step_stride + offset[q]));
+      }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
+  }
+  atomicAdd(sink, acc);
+}
+"""
+
+
+@dataclass(frozen=True)
+class Walk:
+    """One way of reading W[N, K] in tiles."""
+
+    rows: int  # weight rows per CTA (the GEMM tile along N)
+    step_bytes: int  # bytes of each row per k-step (a 64- or 128-deep fp16 k-tile)
+    slices: int  # K slices walked at once (split-K)
+    blocked: bool  # each CTA's k-tiles contiguous (a pre-packed weight) instead of W's own rows
+    unroll: int  # 16-byte loads in flight per thread
+    one_per_sm: bool  # as a GEMM's shared memory forces
+
+    @property
+    def per_step(self) -> int:
+        """16-byte loads each thread issues per k-step."""
+        return self.rows * self.step_bytes // 16 // THREADS
+
+    def fits(self, n: int, k: int) -> bool:
+        step_vec = self.step_bytes // 16
+        return n % self.rows == 0 and (k // 8) % (step_vec * self.slices) == 0 and self.unroll % self.per_step == 0
+
+    def label(self) -> str:
+        return (f"{self.rows}r_{self.step_bytes}B_k{self.slices}_{'blocked' if self.blocked else 'rowmajor'}"
+                f"_u{self.unroll}{'_1cta' if self.one_per_sm else ''}")
+
+
+WALKS = [Walk(r, b, s, bl, u, one) for r, b, s, bl, u, one in itertools.product(
+    (32, 64, 128), (128, 256), (1, 2, 4), (False, True), UNROLLS, (True, False))]
+
+
+def compile_tile_read(unroll: int, per_step: int) -> bytes:
+    from worker.kernels import nvrtc
+
+    source = SOURCE.replace("PER_STEP", str(per_step)).replace("UNROLL", str(unroll))
+    cubin, _ = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a"], name="tile_read.cu")
+    return cubin
+
+
+class TileRead:
+    """The tile-order read at one unroll and loads per step, launched through the driver on torch's
+    current stream."""
+
+    def __init__(self, unroll: int, per_step: int) -> None:
+        from cuda.bindings import driver
+
+        from worker.runtime.launcher import check, ensure_context
+
+        ensure_context()
+        self.driver, self.check = driver, check
+        self.module = check(driver.cuModuleLoadData(compile_tile_read(unroll, per_step)))
+        self.function = check(driver.cuModuleGetFunction(self.module, b"tile_read"))
+        check(driver.cuFuncSetAttribute(
+            self.function, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            ONE_PER_SM_SMEM))
+
+    def launcher(self, w: Any, sink: Any, walk: Walk) -> Any:
+        import torch
+
+        n, k = w.shape
+        step_vec = walk.step_bytes // 16
+        row_blocks = n // walk.rows
+        steps_per_slice = (k // 8) // step_vec // walk.slices
+        args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_int(row_blocks), ctypes.c_int(walk.rows),
+                ctypes.c_int(k // 8), ctypes.c_int(step_vec), ctypes.c_int(steps_per_slice),
+                ctypes.c_int(int(walk.blocked)), ctypes.c_void_p(sink.data_ptr()))
+        argv = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
+        smem = ONE_PER_SM_SMEM if walk.one_per_sm else 0
+
+        def launch() -> None:
+            keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
+            self.check(self.driver.cuLaunchKernel(self.function, row_blocks * walk.slices, 1, 1, THREADS, 1, 1,
+                                                  smem, torch.cuda.current_stream().cuda_stream,
+                                                  ctypes.addressof(argv), 0))
+        return launch
+
+
+def measure(reps: int) -> list[dict[str, Any]]:
+    import torch
+
+    from bench.stream_floor import StreamRead
+    from worker.gpu_bench import L2_BYTES, settle
+
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    kernels = {(w.unroll, w.per_step): TileRead(w.unroll, w.per_step) for w in WALKS}
+    linear = StreamRead(8)  # session 14's fastest linear geometry on every decode shape
+    sink = torch.zeros(1, dtype=torch.int32, device="cuda")
+    rows = []
+    for name, (m, n, k) in DECODE.items():
+        sets = max(2, math.ceil(2 * L2_BYTES / (2 * n * k)))
+        weights = [torch.randn(n, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        outs = [torch.empty(m, n, dtype=torch.float16, device="cuda") for _ in range(sets)]
+        cublas = [(lambda a=a, w=w, o=o: torch.matmul(a, w.t(), out=o)) for a, w, o in zip(acts, weights, outs, strict=True)]
+        settle(cublas)
+        w_bytes = 2 * n * k
+        cublas_us = median_us(cublas, reps)
+        linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
+        walks = []
+        for walk in (w for w in WALKS if w.fits(n, k)):
+            fns = [kernels[walk.unroll, walk.per_step].launcher(w, sink, walk) for w in weights]
+            verified(fns[0], weights[0], sink)
+            us = median_us(fns, reps)
+            walks.append({**asdict(walk), "label": walk.label(), "ctas": n // walk.rows * walk.slices, "us": us,
+                          "tb_per_s": w_bytes / us / 1e6, "of_linear": linear_us / us})
+        walks.sort(key=lambda r: r["us"])
+        rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "rotating_sets": sets,
+                     "cublas_us": cublas_us, "linear_us": linear_us, "linear_grid": "2/SM x 256 threads x 8 loads",
+                     "walks": walks})
+        print(f"{name:12s} cuBLAS {cublas_us:6.2f} µs  linear read {linear_us:6.2f} µs "
+              f"({w_bytes / linear_us / 1e6:4.2f} TB/s)", flush=True)
+        for order in ("rowmajor", "blocked"):
+            for one in (True, False):
+                best = [r for r in walks if (r["blocked"] == (order == "blocked")) and r["one_per_sm"] == one][:3]
+                print(f"  {order:8s} {'1 CTA/SM' if one else 'any occ.'}: "
+                      + ", ".join(f"{r['label']} {r['us']:.2f} µs ({r['of_linear']:.2f} of linear)" for r in best),
+                      flush=True)
+        del weights, acts, outs, cublas
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--reps", type=int, default=200)
+    args = p.parse_args()
+    import torch
+
+    from worker.device import visible_gpus
+
+    dev = next(d for d in visible_gpus() if d.gpu_index == torch.cuda.current_device())
+    rows = measure(args.reps)
+    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version,
+                             "sm_count": dev.sm_count}), "benchmark": "tile_order_floor", "rows": rows}
+    print(save_result(payload, "tile_order_floor", dev.gpu_name, args.out))
+
+
+if __name__ == "__main__":
+    main()
