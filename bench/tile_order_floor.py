@@ -14,8 +14,9 @@ floor and cuBLAS. Whichever order holds ~90% says where the decode kernels' miss
 in the tile order itself (then a pre-packed weight layout is the lever) or in the kernels.
 
 Sweep: rows per CTA (32, 64, 128), k-tile bytes per row (128, 256), K slices (1, 2, 4), row-major or
-blocked, loads in flight per thread (8, 16), and one CTA per SM (as a GEMM's shared memory forces)
-or as many as fit. Each geometry is verified (the wrapping sum of every word read equals torch's)
+blocked, 32-128 KB of loads in flight per CTA (DEPTHS), and one CTA per SM (as a GEMM's shared memory
+forces) or as many as fit. The one-CTA-per-SM rows by bytes in flight are the read's Little's-law
+curve: how deep a decode kernel's pipeline must be to stream W at a given rate. Each geometry is verified (the wrapping sum of every word read equals torch's)
 before it is timed.
 """
 
@@ -32,8 +33,9 @@ from typing import Any
 from bench.common import provenance, save_result
 from bench.stream_floor import DECODE, median_us, verified
 
-THREADS = 256
-UNROLLS = (8, 16)
+# (threads, 16-byte loads in flight per thread): 32 KB to 128 KB of loads in flight per CTA, the
+# range a GEMM's pipeline stages hold (threads x unroll <= 8192 keeps the registers under 128)
+DEPTHS = ((256, 8), (256, 16), (256, 32), (512, 8), (512, 16))
 ONE_PER_SM_SMEM = 120 * 1024  # dynamic shared memory that leaves room for one CTA per SM (228 KB)
 
 SOURCE = r"""
@@ -85,25 +87,36 @@ class Walk:
     step_bytes: int  # bytes of each row per k-step (a 64- or 128-deep fp16 k-tile)
     slices: int  # K slices walked at once (split-K)
     blocked: bool  # each CTA's k-tiles contiguous (a pre-packed weight) instead of W's own rows
+    threads: int
     unroll: int  # 16-byte loads in flight per thread
     one_per_sm: bool  # as a GEMM's shared memory forces
 
     @property
     def per_step(self) -> int:
         """16-byte loads each thread issues per k-step."""
-        return self.rows * self.step_bytes // 16 // THREADS
+        return self.rows * self.step_bytes // 16 // self.threads
 
     def fits(self, n: int, k: int) -> bool:
         step_vec = self.step_bytes // 16
-        return n % self.rows == 0 and (k // 8) % (step_vec * self.slices) == 0 and self.unroll % self.per_step == 0
+        return n % self.rows == 0 and (k // 8) % (step_vec * self.slices) == 0 and self.buildable
+
+    @property
+    def buildable(self) -> bool:
+        """Every thread has whole loads in each k-step, and whole k-steps in flight."""
+        return self.per_step >= 1 and self.unroll % self.per_step == 0
+
+    @property
+    def bytes_in_flight(self) -> int:
+        """Per CTA: what bounds a streaming read's rate by Little's law."""
+        return self.threads * self.unroll * 16
 
     def label(self) -> str:
         return (f"{self.rows}r_{self.step_bytes}B_k{self.slices}_{'blocked' if self.blocked else 'rowmajor'}"
-                f"_u{self.unroll}{'_1cta' if self.one_per_sm else ''}")
+                f"_{self.threads}x{self.unroll}{'_1cta' if self.one_per_sm else ''}")
 
 
-WALKS = [Walk(r, b, s, bl, u, one) for r, b, s, bl, u, one in itertools.product(
-    (32, 64, 128), (128, 256), (1, 2, 4), (False, True), UNROLLS, (True, False))]
+WALKS = [Walk(r, b, s, bl, t, u, one) for r, b, s, bl, (t, u), one in itertools.product(
+    (32, 64, 128), (128, 256), (1, 2, 4), (False, True), DEPTHS, (True, False))]
 
 
 def compile_tile_read(unroll: int, per_step: int) -> bytes:
@@ -146,7 +159,7 @@ class TileRead:
 
         def launch() -> None:
             keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
-            self.check(self.driver.cuLaunchKernel(self.function, row_blocks * walk.slices, 1, 1, THREADS, 1, 1,
+            self.check(self.driver.cuLaunchKernel(self.function, row_blocks * walk.slices, 1, 1, walk.threads, 1, 1,
                                                   smem, torch.cuda.current_stream().cuda_stream,
                                                   ctypes.addressof(argv), 0))
         return launch
@@ -159,7 +172,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
     from worker.gpu_bench import L2_BYTES, settle
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = {(w.unroll, w.per_step): TileRead(w.unroll, w.per_step) for w in WALKS}
+    kernels = {(w.unroll, w.per_step): TileRead(w.unroll, w.per_step) for w in WALKS if w.buildable}
     linear = StreamRead(8)  # session 14's fastest linear geometry on every decode shape
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
@@ -178,7 +191,8 @@ def measure(reps: int) -> list[dict[str, Any]]:
             fns = [kernels[walk.unroll, walk.per_step].launcher(w, sink, walk) for w in weights]
             verified(fns[0], weights[0], sink)
             us = median_us(fns, reps)
-            walks.append({**asdict(walk), "label": walk.label(), "ctas": n // walk.rows * walk.slices, "us": us,
+            walks.append({**asdict(walk), "label": walk.label(), "ctas": n // walk.rows * walk.slices,
+                          "bytes_in_flight_per_cta": walk.bytes_in_flight, "us": us,
                           "tb_per_s": w_bytes / us / 1e6, "of_linear": linear_us / us})
         walks.sort(key=lambda r: r["us"])
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "rotating_sets": sets,
@@ -186,6 +200,11 @@ def measure(reps: int) -> list[dict[str, Any]]:
                      "walks": walks})
         print(f"{name:12s} cuBLAS {cublas_us:6.2f} µs  linear read {linear_us:6.2f} µs "
               f"({w_bytes / linear_us / 1e6:4.2f} TB/s)", flush=True)
+        for depth in sorted({r["bytes_in_flight_per_cta"] for r in walks}):
+            at_depth = [r for r in walks if r["one_per_sm"] and not r["blocked"]
+                        and r["bytes_in_flight_per_cta"] == depth]
+            print(f"  1 CTA/SM, row-major, {depth // 1024:3d} KB in flight per CTA: best {at_depth[0]['label']} "
+                  f"{at_depth[0]['us']:.2f} µs ({at_depth[0]['of_linear']:.2f} of linear)", flush=True)
         for order in ("rowmajor", "blocked"):
             for one in (True, False):
                 best = [r for r in walks if (r["blocked"] == (order == "blocked")) and r["one_per_sm"] == one][:3]

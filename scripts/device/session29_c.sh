@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 29, run C (~2 min): is the decode kernels' missing bandwidth in the order a GEMM reads the
+# Session 29, run C (~3 min): is the decode kernels' missing bandwidth in the order a GEMM reads the
 # weight? `kiln bench tile-floor` reads each decode shape's W in tile order (rows per CTA, k-tile bytes,
 # K slices, row-major or pre-packed blocked) with plain loads beside the linear read and cuBLAS, then
 # `kiln bench floor` gives this machine's linear floor table (session 14's, re-measured).
