@@ -163,6 +163,19 @@
 #     hold 63%: read how its slices walk K from its SASS (ncu --page source) before building an
 #     interleaved split. (c) attn_out: cuBLAS's 192x128 tile as Kiln's tall swapped single kernel
 #     lost 2-9% (run A's rider): the gap there is not the tile.
+#  2m. Sessions 29-30 (H100s only: no H200 could be started): the weight's L2 prefetch (2l a) loses
+#     or ties everywhere (m16 +9-28%, m64 +19-43%, llama7b.down +19-23%); two CTAs per SM (half-width
+#     tiles at fixed stages, session30_a.py) lose 3-72%; half the stages cost m128 19%, m64 3.5-4.5%.
+#     `kiln bench tile-floor` (plain loads in tile order): the access order costs 3-4%, one CTA per SM
+#     10-15% for plain loads, not for TMA pipelines. The decode kernels are bound by the operand bytes
+#     in flight that shared memory holds. Next: (a) FIRST `bash scripts/device/session30_c.sh` on an
+#     H200 if session 30 could not (register-epilogue twins: one more stage for m128's and m64's
+#     64-deep tiles; run A's twins, the prefetch pairs and the tile floor on the H200); compile first:
+#     compile_twins.py session30_c session30_a session28_b. (b) the lever left for decode: a mainloop
+#     whose activations reach wgmma from registers (A operand, unswapped: loaded from L2 with 16-byte
+#     loads and quad shuffles into the fragment layout, a few k-blocks ahead), so that shared memory
+#     holds only weight (m128: 224 KB of distinct weight per SM against 52 KB now); its L2 traffic
+#     (every CTA reads all tokens' activations: 360 MB on m128) must stay under the crossbar's peak.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
