@@ -60,6 +60,24 @@ def device_provenance(dev: Any) -> dict[str, Any]:
     return provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version, "sm_count": dev.sm_count})
 
 
+def read_floor_main(doc: str | None, measure: Any, benchmark: str) -> None:
+    """The command line of a weight-read floor (`kiln bench floor`, `kiln bench tile-floor`): both
+    time plain reads of the decode weights on the current GPU and store one result each."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--reps", type=int, default=200)
+    args = p.parse_args()
+    import torch
+
+    from worker.device import visible_gpus
+
+    dev = next(d for d in visible_gpus() if d.gpu_index == torch.cuda.current_device())
+    payload = {**device_provenance(dev), "benchmark": benchmark, "rows": measure(args.reps)}
+    print(save_result(payload, benchmark, dev.gpu_name, args.out))
+
+
 def geomean(values: list[float | None]) -> float | None:
     """Of the ratios that exist (a shape without a baseline has none)."""
     present = [v for v in values if v]

@@ -14,14 +14,12 @@ what decides whether a target like "decode >= 1.15x cuBLAS" is reachable at all.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import math
 import statistics
-from pathlib import Path
 from typing import Any
 
-from bench.common import provenance, save_result
+from bench.common import read_floor_main
 
 # The suite's decode GEMMs (M, N, K): W is N x K fp16.
 DECODE = {"decode.m16": (16, 4096, 4096), "decode.m64": (64, 11008, 4096), "decode.m128": (128, 4096, 11008)}
@@ -106,22 +104,32 @@ def median_us(fns: list[Any], reps: int) -> float:
     return statistics.median(time_launches(fns, reps))
 
 
-def measure(reps: int) -> list[dict[str, Any]]:
+def decode_operands(m: int, n: int, k: int) -> tuple[list[Any], list[Any]]:
+    """Rotating weights of an M x N x K decode GEMM, more bytes than twice the L2 in all, and the
+    cuBLAS GEMMs over them (settled): what a floor reads and the baseline it is quoted against."""
     import torch
 
     from worker.gpu_bench import L2_BYTES, settle
+
+    sets = max(2, math.ceil(2 * L2_BYTES / (2 * n * k)))
+    weights = [torch.randn(n, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+    acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
+    outs = [torch.empty(m, n, dtype=torch.float16, device="cuda") for _ in range(sets)]
+    cublas = [(lambda a=a, w=w, o=o: torch.matmul(a, w.t(), out=o)) for a, w, o in zip(acts, weights, outs, strict=True)]
+    settle(cublas)
+    return weights, cublas
+
+
+def measure(reps: int) -> list[dict[str, Any]]:
+    import torch
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     kernels = {u: StreamRead(u) for u in sorted({u for _, _, u in GRIDS + PARTIAL_GRIDS})}
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
-        sets = max(2, math.ceil(2 * L2_BYTES / (2 * n * k)))
-        weights = [torch.randn(n, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        outs = [torch.empty(m, n, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        cublas = [(lambda a=a, w=w, o=o: torch.matmul(a, w.t(), out=o)) for a, w, o in zip(acts, weights, outs, strict=True)]
-        settle(cublas)
+        weights, cublas = decode_operands(m, n, k)
+        sets = len(weights)
         reads = {}
         for blocks, threads, unroll in GRIDS:
             fns = [kernels[unroll].launcher(w, sink, blocks * sms, threads) for w in weights]
@@ -146,24 +154,12 @@ def measure(reps: int) -> list[dict[str, Any]]:
               f"cuBLAS {cublas_us:6.2f} µs ({w_bytes / cublas_us / 1e6:4.2f} TB/s)  "
               f"best possible ratio {cublas_us / floor_us:4.2f}x; on "
               + ", ".join(f"{c} CTAs {t:.2f} µs" for c, t in partial.items()), flush=True)
-        del weights, acts, outs, cublas
+        del weights, cublas
     return rows
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=None)
-    p.add_argument("--reps", type=int, default=200)
-    args = p.parse_args()
-    import torch
-
-    from worker.device import visible_gpus
-
-    dev = next(d for d in visible_gpus() if d.gpu_index == torch.cuda.current_device())
-    rows = measure(args.reps)
-    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version,
-                             "sm_count": dev.sm_count}), "benchmark": "stream_floor", "rows": rows}
-    print(save_result(payload, "stream_floor", dev.gpu_name, args.out))
+    read_floor_main(__doc__, measure, "stream_floor")
 
 
 if __name__ == "__main__":

@@ -22,15 +22,12 @@ before it is timed.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import itertools
-import math
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-from bench.common import provenance, save_result
+from bench.common import read_floor_main
 from bench.stream_floor import DECODE, median_us, verified
 
 # (threads, 16-byte loads in flight per thread): 32 KB to 128 KB of loads in flight per CTA, the
@@ -168,8 +165,7 @@ class TileRead:
 def measure(reps: int) -> list[dict[str, Any]]:
     import torch
 
-    from bench.stream_floor import StreamRead
-    from worker.gpu_bench import L2_BYTES, settle
+    from bench.stream_floor import StreamRead, decode_operands
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     kernels = {(w.unroll, w.per_step): TileRead(w.unroll, w.per_step) for w in WALKS if w.buildable}
@@ -177,12 +173,8 @@ def measure(reps: int) -> list[dict[str, Any]]:
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
-        sets = max(2, math.ceil(2 * L2_BYTES / (2 * n * k)))
-        weights = [torch.randn(n, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        outs = [torch.empty(m, n, dtype=torch.float16, device="cuda") for _ in range(sets)]
-        cublas = [(lambda a=a, w=w, o=o: torch.matmul(a, w.t(), out=o)) for a, w, o in zip(acts, weights, outs, strict=True)]
-        settle(cublas)
+        weights, cublas = decode_operands(m, n, k)
+        sets = len(weights)
         w_bytes = 2 * n * k
         cublas_us = median_us(cublas, reps)
         linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
@@ -211,24 +203,12 @@ def measure(reps: int) -> list[dict[str, Any]]:
                 print(f"  {order:8s} {'1 CTA/SM' if one else 'any occ.'}: "
                       + ", ".join(f"{r['label']} {r['us']:.2f} µs ({r['of_linear']:.2f} of linear)" for r in best),
                       flush=True)
-        del weights, acts, outs, cublas
+        del weights, cublas
     return rows
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=None)
-    p.add_argument("--reps", type=int, default=200)
-    args = p.parse_args()
-    import torch
-
-    from worker.device import visible_gpus
-
-    dev = next(d for d in visible_gpus() if d.gpu_index == torch.cuda.current_device())
-    rows = measure(args.reps)
-    payload = {**provenance({"name": dev.gpu_name, "driver": dev.driver, "cuda": dev.cuda_version,
-                             "sm_count": dev.sm_count}), "benchmark": "tile_order_floor", "rows": rows}
-    print(save_result(payload, "tile_order_floor", dev.gpu_name, args.out))
+    read_floor_main(__doc__, measure, "tile_order_floor")
 
 
 if __name__ == "__main__":
