@@ -6,7 +6,8 @@ and nothing at two CTAs per SM came close. The carve-out leaves the TMA epilogue
 (two 64x32 subtiles, 9 KB) out of the stages; the epilogue that stores from registers
 (EpilogueSchedule.nosmem) needs none, which buys decode.m128's 64x64x64 tile a 14th stage and its
 64x64x128 twin a 7th (224 KB of operands in flight against 208 and 192), and decode.m64's
-64x96x64 tile an 11th (220 KB against 200). Each twin beside the winner, two interleaved turns,
+64x96x64 tile an 11th (220 KB against 200); 32-deep k-tiles pack shared memory finer still (28
+stages of 8 KB, 22 of 10 KB: 224 and 220 KB). Each twin beside the winner, two interleaved turns,
 each verified first (scripts/device/session18_b.py runs them)."""
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ def from_registers(cfg: KernelConfig) -> KernelConfig:
 
 
 def m128_twins(winner: KernelConfig) -> list[KernelConfig]:
-    deep = replace(winner, tile=(64, 64, 128))
-    return [winner, from_registers(winner), deep, from_registers(deep)]
+    deep, thin = replace(winner, tile=(64, 64, 128)), replace(winner, tile=(64, 64, 32))
+    return [winner, from_registers(winner), deep, from_registers(deep), from_registers(thin)]
 
 
 def m64_twins(winner: KernelConfig) -> list[KernelConfig]:
-    shallow = replace(winner, tile=(64, 96, 64))
-    return [winner, from_registers(winner), shallow, from_registers(shallow)]
+    shallow, thin = replace(winner, tile=(64, 96, 64)), replace(winner, tile=(64, 96, 32))
+    return [winner, from_registers(winner), shallow, from_registers(shallow), from_registers(thin)]
 
 
 def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
