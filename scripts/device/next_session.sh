@@ -163,19 +163,18 @@
 #     hold 63%: read how its slices walk K from its SASS (ncu --page source) before building an
 #     interleaved split. (c) attn_out: cuBLAS's 192x128 tile as Kiln's tall swapped single kernel
 #     lost 2-9% (run A's rider): the gap there is not the tile.
-#  2m. Sessions 29-30 (H100s only: no H200 could be started): the weight's L2 prefetch (2l a) loses
-#     or ties everywhere (m16 +9-28%, m64 +19-43%, llama7b.down +19-23%); two CTAs per SM (half-width
-#     tiles at fixed stages, session30_a.py) lose 3-72%; half the stages cost m128 19%, m64 3.5-4.5%.
-#     `kiln bench tile-floor` (plain loads in tile order): the access order costs 3-4%, one CTA per SM
-#     10-15% for plain loads, not for TMA pipelines. The decode kernels are bound by the operand bytes
-#     in flight that shared memory holds. Next: (a) FIRST `bash scripts/device/session30_c.sh` on an
-#     H200 if session 30 could not (register-epilogue twins: one more stage for m128's and m64's
-#     64-deep tiles; run A's twins, the prefetch pairs and the tile floor on the H200); compile first:
-#     compile_twins.py session30_c session30_a session28_b. (b) the lever left for decode: a mainloop
-#     whose activations reach wgmma from registers (A operand, unswapped: loaded from L2 with 16-byte
-#     loads and quad shuffles into the fragment layout, a few k-blocks ahead), so that shared memory
-#     holds only weight (m128: 224 KB of distinct weight per SM against 52 KB now); its L2 traffic
-#     (every CTA reads all tokens' activations: 360 MB on m128) must stay under the crossbar's peak.
+#  2m. Sessions 29-30 (H100s, then one H200 start in session 30 run C): the weight's L2 prefetch loses
+#     everywhere (H200: m16 +14-30%, m64 +20-42%, m128 +2-9%, llama7b.down +3-6%); two CTAs per SM
+#     (session30_a.py) lose 7-120%; half the stages cost m128 40%, m64 13%; one more stage (register
+#     epilogue, session30_c.py) ties or loses. `kiln bench tile-floor` (H200): m16 and m64's winners
+#     stream W as fast as a plain read in their tile order and occupancy (0.89-0.94 of linear);
+#     decode.m128's is at 0.85 where its order's plain read at one CTA per SM reaches 0.95. Replay at
+#     ddb3658: geomean 1.030. Next: (a) the per-SM intake ceiling: a tile-floor walk that re-reads an
+#     L2-resident activation buffer beside the weight at each decode tile's ratio (m128's 64x64 takes
+#     ~54 B/clk/SM in, m64's 28); if m128's 0.85 is that ceiling, the lever is fewer activation bytes
+#     per weight byte into each SM without split-K partials (e.g. a 128-weight-row swapped tile under
+#     cluster split-K on 128 CTAs, whose reduction is DSMEM). (b) a mainloop that feeds activations
+#     to wgmma from registers (unswapped A) would cut the shared-memory intake but not the L2 one.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
