@@ -46,3 +46,44 @@ def test_tile_order_walks_read_every_vector_once() -> None:
                 offset = j if walk.blocked else (j // step_vec) * kvec_row + j % step_vec
                 seen.append(base + s * stride + offset)
         assert sorted(seen) == list(range(n * kvec_row)), walk.label()
+
+
+def test_intake_read_compiles_for_every_decode_winner() -> None:
+    from bench.intake_floor import INTAKES, compile_intake_read
+
+    for intake in (i for intakes in INTAKES.values() for i in intakes):
+        assert b"intake_read" in compile_intake_read(intake)
+
+
+def test_intake_read_covers_each_ctas_tiles() -> None:
+    """The kernel's addressing, replayed on the index space of a small problem with a partial last
+    weight block: each CTA reads every vector of its weight rows and of its token tile's first
+    a_rows activation rows once, so W is read once per token tile and each read activation row once
+    per weight block (what expected_sum assumes; the GPU run checks the sum too)."""
+    import collections
+    import itertools
+    import math
+
+    from bench.intake_floor import THREADS, Intake
+
+    m, n, k = 32, 160, 8 * 64  # 160 rows: a partial last block of 96-row tiles
+    for intake in (Intake(96, 16, 16, 256), Intake(64, 16, 8, 128), Intake(64, 32, 0, 128)):
+        kvec, step_vec = k // 8, intake.step_bytes // 16
+        blocks, tiles = intake.grid(m, n)
+        w_reads: collections.Counter[int] = collections.Counter()
+        a_reads: collections.Counter[int] = collections.Counter()
+        for cta, t, s in itertools.product(range(blocks * tiles), range(THREADS), range(kvec // step_vec)):
+            rb, tt = cta % blocks, cta // blocks
+            rows_here = min(intake.w_rows, n - rb * intake.w_rows)
+            for q in range(intake.pw):
+                j = t + q * THREADS
+                if j < rows_here * step_vec:
+                    w_reads[rb * intake.w_rows * kvec + (j // step_vec) * kvec + j % step_vec + s * step_vec] += 1
+            for q in range(max(1, intake.pa)):
+                j = t + q * THREADS
+                if j < intake.a_rows * step_vec:
+                    a_reads[tt * intake.tokens * kvec + (j // step_vec) * kvec + j % step_vec + s * step_vec] += 1
+        assert sorted(w_reads) == list(range(n * kvec)) and set(w_reads.values()) == {tiles}
+        wanted = [tt * intake.tokens * kvec + i for tt in range(math.ceil(m / intake.tokens))
+                  for i in range(intake.a_rows * kvec)]
+        assert sorted(a_reads) == wanted and set(a_reads.values()) <= {blocks}

@@ -1,0 +1,225 @@
+"""`python -m bench.intake_floor`: what a decode kernel's per-SM intake costs a weight read.
+
+    kiln bench intake-floor [--out result.json] [--reps 200]
+
+`kiln bench tile-floor` (session 30, H200) has decode.m16's and decode.m64's winners streaming the
+weight as fast as a plain read in their tile order does, and decode.m128's at 0.85 of the linear
+read where its order's plain read at one CTA per SM reaches 0.95. The m128 winner (swapped 64x64x64)
+differs in what each SM takes in: besides its 64 weight rows, the 64 tokens' activations of every
+k-block, from L2 (360 MB into the SMs for 90 MB of weight, about twice m64's bytes per SM per
+clock). This reads each decode winner's tiles the way its CTAs take them in, with plain 16-byte
+loads at one CTA per SM: CTA (row block, token tile) reads its weight rows and, at every k-step,
+its token tile's activation rows (L2-resident after the first touch), at the winner's tile sizes and
+with the activation rows halved and left out. If the full intake reads at ~0.85 of linear and the
+weight alone at ~0.95, m128's gap is the intake, and the lever is fewer activation bytes per weight
+byte into each SM. Each read is verified (the wrapping sum of every word read equals torch's) before
+it is timed, in the same process as the linear read and cuBLAS.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bench.common import read_floor_main
+from bench.stream_floor import DECODE, median_us
+
+THREADS = 512
+LOADS_IN_FLIGHT = 16  # per thread: 128 KB per CTA, where tile-floor's one-CTA-per-SM curve is flat
+ONE_PER_SM_SMEM = 120 * 1024
+
+SOURCE = r"""
+extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4* __restrict__ a, int n,
+                                       int w_rows, int tokens, int a_rows, int w_blocks, int kvec_row,
+                                       int step_vec, unsigned* sink) {
+  // CTA (row block rb, token tile tt) walks K one step (step_vec 16-byte vectors of each row) at a
+  // time over its w_rows weight rows (fewer in the last block) and the first a_rows of its
+  // token tile's `tokens` activation rows, as a GEMM CTA's k-tiles take them in; STEPS steps' loads are in flight at once.
+  const int rb = blockIdx.x % w_blocks, tt = blockIdx.x / w_blocks;
+  const int rows_here = min(w_rows, n - rb * w_rows);
+  const int w_vecs = rows_here * step_vec, a_vecs = a_rows * step_vec;
+  const uint4* wb = w + (long long)rb * w_rows * kvec_row;
+  const uint4* ab = a + (long long)tt * tokens * kvec_row;
+  long long w_off[PW], a_off[PA];
+  bool w_on[PW], a_on[PA];
+#pragma unroll
+  for (int q = 0; q < PW; ++q) {
+    const int j = threadIdx.x + q * blockDim.x;
+    w_on[q] = j < w_vecs;
+    w_off[q] = (long long)(j / step_vec) * kvec_row + j % step_vec;
+  }
+#pragma unroll
+  for (int q = 0; q < PA; ++q) {
+    const int j = threadIdx.x + q * blockDim.x;
+    a_on[q] = j < a_vecs;
+    a_off[q] = (long long)(j / step_vec) * kvec_row + j % step_vec;
+  }
+  const int steps = kvec_row / step_vec;
+  unsigned acc = 0;  // the wrapping sum of every 32-bit word read: checked against torch before timing
+  for (int s0 = 0; s0 < steps; s0 += STEPS) {
+    uint4 v[STEPS * (PW + PA)];
+#pragma unroll
+    for (int d = 0; d < STEPS; ++d) {
+      const long long k_off = (long long)(s0 + d) * step_vec;
+      const bool live = s0 + d < steps;
+#pragma unroll
+      for (int q = 0; q < PW + PA; ++q) {
+        uint4& x = v[d * (PW + PA) + q];
+        x = make_uint4(0, 0, 0, 0);
+        const bool weight = q < PW;
+        const bool on = live && (weight ? w_on[q] : a_on[q - PW]);
+        const uint4* p = weight ? wb + w_off[q] + k_off : ab + a_off[q - PW] + k_off;
+        if (on)
+          asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];"
+                       : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w) : "l"(p));
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < STEPS * (PW + PA); ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
+  }
+  atomicAdd(sink, acc);
+}
+"""
+
+
+@dataclass(frozen=True)
+class Intake:
+    """One decode winner's per-CTA intake: weight rows and activation rows per k-step."""
+
+    w_rows: int  # the tile's weight rows (swapped kernels: its M; plain ones: its N)
+    tokens: int  # the tile's tokens: the grid's token tiles
+    a_rows: int  # activation rows each CTA reads of its token tile (tokens: the winner's intake; 0: none)
+    step_bytes: int  # bytes of each row per k-step (the k-tile: 64 deep = 128 B)
+
+    def loads_per_step(self, rows: int) -> int:
+        return math.ceil(rows * self.step_bytes // 16 / THREADS)
+
+    @property
+    def pw(self) -> int:
+        return self.loads_per_step(self.w_rows)
+
+    @property
+    def pa(self) -> int:
+        return self.loads_per_step(self.a_rows)
+
+    @property
+    def steps_in_flight(self) -> int:
+        return max(1, LOADS_IN_FLIGHT // (self.pw + self.pa))
+
+    def grid(self, m: int, n: int) -> tuple[int, int]:
+        """(weight row blocks, token tiles)."""
+        return math.ceil(n / self.w_rows), math.ceil(m / self.tokens)
+
+    def label(self) -> str:
+        return f"{self.w_rows}w_{self.a_rows}of{self.tokens}a_{self.step_bytes}B"
+
+
+# Each winner's tile and grid (the replay at ddb3658), its CTAs reading all, half and none of their
+# token tile's activations.
+WINNER_TILES = {"decode.m16": (64, 16, 256), "decode.m64": (96, 64, 256), "decode.m128": (64, 64, 128)}
+INTAKES = {name: [Intake(w, t, a, b) for a in (t, t // 2, 0)] for name, (w, t, b) in WINNER_TILES.items()}
+
+
+def compile_intake_read(intake: Intake) -> bytes:
+    from worker.kernels import nvrtc
+
+    source = (SOURCE.replace("STEPS", str(intake.steps_in_flight)).replace("PW", str(intake.pw))
+              .replace("PA", str(max(1, intake.pa))))
+    cubin, _ = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a"], name="intake_read.cu")
+    return cubin
+
+
+def expected_sum(w: Any, a: Any, intake: Intake, m: int) -> int:
+    """Every weight word once per token tile, every activation word once per weight row block."""
+    import torch
+
+    blocks, tiles = intake.grid(m, w.shape[0])
+    total = int(w.view(torch.int32).to(torch.int64).sum().item()) * tiles
+    for tt in range(tiles):
+        read = a[tt * intake.tokens: tt * intake.tokens + intake.a_rows]
+        total += int(read.contiguous().view(torch.int32).to(torch.int64).sum().item()) * blocks
+    return total % (1 << 32)
+
+
+class IntakeRead:
+    """One intake geometry, launched through the driver on torch's current stream."""
+
+    def __init__(self, intake: Intake) -> None:
+        from cuda.bindings import driver
+
+        from worker.runtime.launcher import check, ensure_context
+
+        ensure_context()
+        self.intake, self.driver, self.check = intake, driver, check
+        self.module = check(driver.cuModuleLoadData(compile_intake_read(intake)))
+        self.function = check(driver.cuModuleGetFunction(self.module, b"intake_read"))
+        check(driver.cuFuncSetAttribute(
+            self.function, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            ONE_PER_SM_SMEM))
+
+    def launcher(self, w: Any, a: Any, sink: Any, m: int) -> Any:
+        import torch
+
+        n, k = w.shape
+        blocks, tiles = self.intake.grid(m, n)
+        args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_void_p(a.data_ptr()), ctypes.c_int(n),
+                ctypes.c_int(self.intake.w_rows), ctypes.c_int(self.intake.tokens), ctypes.c_int(self.intake.a_rows),
+                ctypes.c_int(blocks),
+                ctypes.c_int(k // 8), ctypes.c_int(self.intake.step_bytes // 16), ctypes.c_void_p(sink.data_ptr()))
+        argv = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
+
+        def launch() -> None:
+            keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
+            self.check(self.driver.cuLaunchKernel(self.function, blocks * tiles, 1, 1, THREADS, 1, 1,
+                                                  ONE_PER_SM_SMEM, torch.cuda.current_stream().cuda_stream,
+                                                  ctypes.addressof(argv), 0))
+        return launch
+
+
+def measure(reps: int) -> list[dict[str, Any]]:
+    import torch
+
+    from bench.stream_floor import StreamRead, decode_operands
+
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    linear = StreamRead(8)
+    sink = torch.zeros(1, dtype=torch.int32, device="cuda")
+    rows = []
+    for name, (m, n, k) in DECODE.items():
+        weights, cublas = decode_operands(m, n, k)
+        acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in weights]
+        w_bytes = 2 * n * k
+        cublas_us = median_us(cublas, reps)
+        linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
+        reads = []
+        for intake in INTAKES[name]:
+            kernel = IntakeRead(intake)
+            fns = [kernel.launcher(w, a, sink, m) for w, a in zip(weights, acts, strict=True)]
+            sink.zero_()
+            fns[0]()
+            torch.cuda.synchronize()
+            if int(sink.item()) % (1 << 32) != expected_sum(weights[0], acts[0], intake, m):
+                raise AssertionError(f"{name} {intake.label()}: the read missed words; its time would be a lie")
+            us = median_us(fns, reps)
+            blocks, tiles = intake.grid(m, n)
+            intake_bytes = tiles * w_bytes + tiles * blocks * intake.a_rows * k * 2
+            reads.append({**asdict(intake), "label": intake.label(), "ctas": blocks * tiles, "us": us,
+                          "of_linear": linear_us / us, "intake_bytes": intake_bytes,
+                          "intake_gb_per_s_per_cta": intake_bytes / (blocks * tiles) / (us * 1e3)})
+        rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "cublas_us": cublas_us,
+                     "linear_us": linear_us, "reads": reads})
+        print(f"{name:12s} cuBLAS {cublas_us:6.2f} µs  linear read {linear_us:6.2f} µs; one CTA per SM: "
+              + ", ".join(f"{r['label']} ({r['ctas']} CTAs) {r['us']:.2f} µs = {r['of_linear']:.2f} of linear, "
+                          f"{r['intake_gb_per_s_per_cta']:.0f} GB/s a CTA" for r in reads), flush=True)
+        del weights, acts, cublas
+    return rows
+
+
+def main() -> None:
+    read_floor_main(__doc__, measure, "intake_floor")
+
+
+if __name__ == "__main__":
+    main()
