@@ -24,11 +24,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bench.common import read_floor_main
-from bench.stream_floor import DECODE, median_us
+from bench.stream_floor import DECODE, ReadKernel, median_us, verified
+from bench.tile_order_floor import ONE_PER_SM_SMEM
 
 THREADS = 512
 LOADS_IN_FLIGHT = 16  # per thread: 128 KB per CTA, where tile-floor's one-CTA-per-SM curve is flat
-ONE_PER_SM_SMEM = 120 * 1024
 
 SOURCE = r"""
 extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4* __restrict__ a, int n,
@@ -143,39 +143,21 @@ def expected_sum(w: Any, a: Any, intake: Intake, m: int) -> int:
     return total % (1 << 32)
 
 
-class IntakeRead:
-    """One intake geometry, launched through the driver on torch's current stream."""
+class IntakeRead(ReadKernel):
+    """One intake geometry's read, one CTA per SM."""
 
     def __init__(self, intake: Intake) -> None:
-        from cuda.bindings import driver
-
-        from worker.runtime.launcher import check, ensure_context
-
-        ensure_context()
-        self.intake, self.driver, self.check = intake, driver, check
-        self.module = check(driver.cuModuleLoadData(compile_intake_read(intake)))
-        self.function = check(driver.cuModuleGetFunction(self.module, b"intake_read"))
-        check(driver.cuFuncSetAttribute(
-            self.function, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            ONE_PER_SM_SMEM))
+        super().__init__(compile_intake_read(intake), b"intake_read", ONE_PER_SM_SMEM)
+        self.intake = intake
 
     def launcher(self, w: Any, a: Any, sink: Any, m: int) -> Any:
-        import torch
-
         n, k = w.shape
         blocks, tiles = self.intake.grid(m, n)
         args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_void_p(a.data_ptr()), ctypes.c_int(n),
                 ctypes.c_int(self.intake.w_rows), ctypes.c_int(self.intake.tokens), ctypes.c_int(self.intake.a_rows),
-                ctypes.c_int(blocks),
-                ctypes.c_int(k // 8), ctypes.c_int(self.intake.step_bytes // 16), ctypes.c_void_p(sink.data_ptr()))
-        argv = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
-
-        def launch() -> None:
-            keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
-            self.check(self.driver.cuLaunchKernel(self.function, blocks * tiles, 1, 1, THREADS, 1, 1,
-                                                  ONE_PER_SM_SMEM, torch.cuda.current_stream().cuda_stream,
-                                                  ctypes.addressof(argv), 0))
-        return launch
+                ctypes.c_int(blocks), ctypes.c_int(k // 8), ctypes.c_int(self.intake.step_bytes // 16),
+                ctypes.c_void_p(sink.data_ptr()))
+        return self.launch_with(blocks * tiles, THREADS, args, ONE_PER_SM_SMEM)
 
 
 def measure(reps: int) -> list[dict[str, Any]]:
@@ -197,11 +179,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
         for intake in INTAKES[name]:
             kernel = IntakeRead(intake)
             fns = [kernel.launcher(w, a, sink, m) for w, a in zip(weights, acts, strict=True)]
-            sink.zero_()
-            fns[0]()
-            torch.cuda.synchronize()
-            if int(sink.item()) % (1 << 32) != expected_sum(weights[0], acts[0], intake, m):
-                raise AssertionError(f"{name} {intake.label()}: the read missed words; its time would be a lie")
+            verified(fns[0], weights[0], sink, expected_sum(weights[0], acts[0], intake, m))
             us = median_us(fns, reps)
             blocks, tiles = intake.grid(m, n)
             intake_bytes = tiles * w_bytes + tiles * blocks * intake.a_rows * k * 2

@@ -58,44 +58,61 @@ def _compile(unroll: int) -> bytes:
     return cubin
 
 
-class StreamRead:
-    """The read kernel at one unroll, launched through the driver on torch's current stream."""
+class ReadKernel:
+    """A read kernel's cubin loaded through the driver; its launches run on torch's current stream
+    (what every weight-read floor times beside cuBLAS)."""
 
-    def __init__(self, unroll: int) -> None:
+    def __init__(self, cubin: bytes, name: bytes, max_smem: int = 0) -> None:
         from cuda.bindings import driver
 
         from worker.runtime.launcher import check, ensure_context
 
         ensure_context()
         self.driver, self.check = driver, check
-        self.module = check(driver.cuModuleLoadData(_compile(unroll)))
-        self.function = check(driver.cuModuleGetFunction(self.module, b"stream_read"))
+        self.module = check(driver.cuModuleLoadData(cubin))
+        self.function = check(driver.cuModuleGetFunction(self.module, name))
+        if max_smem:  # launches that ask for it hold their grid at one CTA per SM, as a GEMM's would
+            check(driver.cuFuncSetAttribute(
+                self.function, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_smem))
 
-    def launcher(self, buf: Any, sink: Any, blocks: int, threads: int) -> Any:
+    def launch_with(self, blocks: int, threads: int, args: tuple[Any, ...], smem: int = 0) -> Any:
+        """A closure launching the kernel with these ctypes arguments."""
         import torch
 
-        vectors = buf.numel() * buf.element_size() // 16
-        args = (ctypes.c_void_p(buf.data_ptr()), ctypes.c_longlong(vectors), ctypes.c_void_p(sink.data_ptr()))
-        argv = (ctypes.c_void_p * 3)(*(ctypes.addressof(a) for a in args))
+        argv = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
 
         def launch() -> None:
             keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
-            self.check(self.driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, 0,
+            self.check(self.driver.cuLaunchKernel(self.function, blocks, 1, 1, threads, 1, 1, smem,
                                                   torch.cuda.current_stream().cuda_stream, ctypes.addressof(argv), 0))
         return launch
 
 
-def verified(launch: Any, buf: Any, sink: Any) -> None:
-    """The kernel read every word of buf: its wrapping sum matches torch's."""
+class StreamRead(ReadKernel):
+    """The linear read kernel at one unroll."""
+
+    def __init__(self, unroll: int) -> None:
+        super().__init__(_compile(unroll), b"stream_read")
+
+    def launcher(self, buf: Any, sink: Any, blocks: int, threads: int) -> Any:
+        vectors = buf.numel() * buf.element_size() // 16
+        return self.launch_with(blocks, threads, (ctypes.c_void_p(buf.data_ptr()), ctypes.c_longlong(vectors),
+                                                  ctypes.c_void_p(sink.data_ptr())))
+
+
+def verified(launch: Any, buf: Any, sink: Any, expected: int | None = None) -> None:
+    """The kernel read every word it should: its wrapping sum matches torch's (of buf, or
+    `expected` where a read covers words more than once)."""
     import torch
 
     sink.zero_()
     launch()
     torch.cuda.synchronize()
-    expected = int(buf.view(torch.int32).to(torch.int64).sum().item()) % (1 << 32)
+    if expected is None:
+        expected = int(buf.view(torch.int32).to(torch.int64).sum().item()) % (1 << 32)
     got = int(sink.item()) % (1 << 32)
     if got != expected:
-        raise AssertionError(f"stream_read summed {got:#x}, torch {expected:#x}: the floor would be a lie")
+        raise AssertionError(f"the read summed {got:#x}, torch {expected:#x}: the floor would be a lie")
 
 
 def median_us(fns: list[Any], reps: int) -> float:

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bench.common import read_floor_main
-from bench.stream_floor import DECODE, median_us, verified
+from bench.stream_floor import DECODE, ReadKernel, median_us, verified
 
 # (threads, 16-byte loads in flight per thread): 32 KB to 128 KB of loads in flight per CTA, the
 # range a GEMM's pipeline stages hold (threads x unroll <= 8192 keeps the registers under 128)
@@ -124,26 +124,13 @@ def compile_tile_read(unroll: int, per_step: int) -> bytes:
     return cubin
 
 
-class TileRead:
-    """The tile-order read at one unroll and loads per step, launched through the driver on torch's
-    current stream."""
+class TileRead(ReadKernel):
+    """The tile-order read at one unroll and loads per step."""
 
     def __init__(self, unroll: int, per_step: int) -> None:
-        from cuda.bindings import driver
-
-        from worker.runtime.launcher import check, ensure_context
-
-        ensure_context()
-        self.driver, self.check = driver, check
-        self.module = check(driver.cuModuleLoadData(compile_tile_read(unroll, per_step)))
-        self.function = check(driver.cuModuleGetFunction(self.module, b"tile_read"))
-        check(driver.cuFuncSetAttribute(
-            self.function, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            ONE_PER_SM_SMEM))
+        super().__init__(compile_tile_read(unroll, per_step), b"tile_read", ONE_PER_SM_SMEM)
 
     def launcher(self, w: Any, sink: Any, walk: Walk) -> Any:
-        import torch
-
         n, k = w.shape
         step_vec = walk.step_bytes // 16
         row_blocks = n // walk.rows
@@ -151,15 +138,8 @@ class TileRead:
         args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_int(row_blocks), ctypes.c_int(walk.rows),
                 ctypes.c_int(k // 8), ctypes.c_int(step_vec), ctypes.c_int(steps_per_slice),
                 ctypes.c_int(int(walk.blocked)), ctypes.c_void_p(sink.data_ptr()))
-        argv = (ctypes.c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
-        smem = ONE_PER_SM_SMEM if walk.one_per_sm else 0
-
-        def launch() -> None:
-            keep = (args, argv)  # noqa: F841 - the pointers must outlive the call
-            self.check(self.driver.cuLaunchKernel(self.function, row_blocks * walk.slices, 1, 1, walk.threads, 1, 1,
-                                                  smem, torch.cuda.current_stream().cuda_stream,
-                                                  ctypes.addressof(argv), 0))
-        return launch
+        return self.launch_with(row_blocks * walk.slices, walk.threads, args,
+                                ONE_PER_SM_SMEM if walk.one_per_sm else 0)
 
 
 def measure(reps: int) -> list[dict[str, Any]]:

@@ -87,3 +87,43 @@ def test_intake_read_covers_each_ctas_tiles() -> None:
         wanted = [tt * intake.tokens * kvec + i for tt in range(math.ceil(m / intake.tokens))
                   for i in range(intake.a_rows * kvec)]
         assert sorted(a_reads) == wanted and set(a_reads.values()) <= {blocks}
+
+
+def test_read_kernels_launch_with_their_grid_memory_and_arguments(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every floor's read (linear, tile order, intake) launches through ReadKernel.launch_with: the
+    grid, threads, dynamic shared memory and the argument pointers reach cuLaunchKernel as given
+    (a recording driver stands in for the GPU's)."""
+    import ctypes
+    import types
+
+    import torch
+
+    from bench.intake_floor import THREADS, Intake, IntakeRead
+    from bench.stream_floor import StreamRead
+    from bench.tile_order_floor import ONE_PER_SM_SMEM, WALKS, TileRead
+
+    calls = []
+
+    class Driver:
+        def cuLaunchKernel(self, fn, gx, gy, gz, bx, by, bz, smem, stream, argv, extra):  # type: ignore[no-untyped-def]
+            pointers = ctypes.cast(argv, ctypes.POINTER(ctypes.c_void_p))
+            calls.append((gx, bx, smem, ctypes.cast(pointers[2], ctypes.POINTER(ctypes.c_int)).contents.value))
+            return (0,)
+
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda: types.SimpleNamespace(cuda_stream=0))
+
+    def bare(cls):  # type: ignore[no-untyped-def]
+        kernel = object.__new__(cls)
+        kernel.driver, kernel.check, kernel.function = Driver(), (lambda r: r), None
+        return kernel
+
+    w, a, sink = torch.zeros(256, 512, dtype=torch.float16), torch.zeros(64, 512, dtype=torch.float16), torch.zeros(1)
+    bare(StreamRead).launcher(w, sink, 264, 256)()
+    walk = next(x for x in WALKS if x.fits(256, 512) and x.one_per_sm)
+    bare(TileRead).launcher(w, sink, walk)()
+    intake = bare(IntakeRead)
+    intake.intake = Intake(64, 64, 64, 128)
+    intake.launcher(w, a, sink, 64)()
+    assert calls[0][:3] == (264, 256, 0)
+    assert calls[1] == (256 // walk.rows * walk.slices, walk.threads, ONE_PER_SM_SMEM, walk.rows)
+    assert calls[2] == (4, THREADS, ONE_PER_SM_SMEM, 256)  # 4 weight blocks x 1 token tile; its n
