@@ -25,7 +25,16 @@ HOSTS = {"h1": 1, "h2": 2}  # the project's own test hosts: 10.213.<n>.2 in netn
 
 
 def sh(*args: str) -> None:
-    subprocess.run(list(args), check=True, capture_output=True)
+    done = subprocess.run(list(args), capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.strip()}")
+
+
+def remove_host(ns: str, host_if: str) -> None:
+    """Best effort, so a run that was killed mid-test (its finally never ran) cannot leave a namespace
+    or link behind that makes the next run's `ip netns add` fail with "File exists"."""
+    subprocess.run(["ip", "link", "del", host_if], capture_output=True)
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 @pytest.fixture
@@ -34,6 +43,7 @@ def namespaces() -> Iterator[dict[str, str]]:
     try:
         for name, n in HOSTS.items():
             ns, host_if, ns_if = f"kiln-{name}", f"kiln-v{n}h", f"kiln-v{n}n"
+            remove_host(ns, host_if)
             sh("ip", "netns", "add", ns)
             made.append((ns, host_if))
             sh("ip", "link", "add", host_if, "type", "veth", "peer", "name", ns_if)
@@ -46,8 +56,7 @@ def namespaces() -> Iterator[dict[str, str]]:
         yield {name: f"kiln-v{n}h" for name, n in HOSTS.items()}
     finally:
         for ns, host_if in made:
-            subprocess.run(["ip", "link", "del", host_if], capture_output=True)
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+            remove_host(ns, host_if)
 
 
 def test_cutting_a_hosts_link_mid_job_loses_nothing(namespaces: dict[str, str], tmp_path, postgres_url: str) -> None:  # type: ignore[no-untyped-def]
