@@ -19,6 +19,7 @@ from service import auth
 from service.admin.ceilings import ceilings_for
 from service.admin.charts import Bar, candidates_chart, roofline, sparkline
 from service.api.deps import DatabaseDep, ReadSessionDep, SessionDep, SettingsDep, _granted_scopes
+from service.api.schemas import MAX_OFFSET, naive_utc
 from service.api.views import job_out, result_out, worker_out
 from service.auth import Scope
 from service.db import cache_stats, queue, results
@@ -124,14 +125,14 @@ def history(
         except ValueError:
             return None
     try:
-        since_dt = datetime.fromisoformat(since) if since else None
+        since_dt = naive_utc(datetime.fromisoformat(since)) if since else None
     except ValueError:
         since_dt = None
     filters = results.HistoryFilter(op=op or None, arch=arch or None, dtype=dtype or None, epilogue=epilogue or None,
                                     since=since_dt, min_speedup=num(min_speedup), max_speedup=num(max_speedup))
     limit = max(1, min(200, limit))
     rows, total = results.list_results(session, filters=filters, sort=sort, descending=order != "asc",
-                                       offset=max(0, offset), limit=limit)
+                                       offset=min(max(0, offset), MAX_OFFSET), limit=limit)
     params = {"op": op or "", "arch": arch or "", "dtype": dtype or "", "epilogue": epilogue or "", "since": since or "",
               "min_speedup": min_speedup or "", "max_speedup": max_speedup or ""}
     return page(request, "history.html", rows=[result_out(r) for r in rows], total=total, offset=offset, limit=limit,

@@ -11,10 +11,11 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DataError, OperationalError
 
 from service.admin import routes as admin_routes
 from service.api.deps import TokenCache
+from service.api.errors import AUTHENTICATED, error_response
 from service.api.middleware import BodyLimitMiddleware, TimingMiddleware
 from service.api.result_cache import ResultCache
 from service.api.routes import health, jobs, kernels, results, tune, workers
@@ -90,9 +91,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.result_cache = ResultCache()
     app.state.lookup_counter = LookupCounter()
 
-    for router in (tune.router, jobs.router, kernels.router, workers.router, results.router, health.router,
-                   admin_routes.router):
-        app.include_router(router)
+    for router in (tune.router, jobs.router, kernels.router, workers.router, results.router):
+        app.include_router(router, responses=AUTHENTICATED)
+    app.include_router(health.router)
+    app.include_router(admin_routes.router)
     app.mount("/admin/static", StaticFiles(directory=str(ADMIN_STATIC)), name="admin-static")
 
     @app.exception_handler(admin_routes.NotSignedIn)
@@ -103,7 +105,16 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
 
     @app.exception_handler(KilnError)
     async def _kiln_error(_request: Request, exc: KilnError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail})
+        return error_response(exc)
+
+    @app.exception_handler(DataError)
+    async def _unstorable(_request: Request, exc: DataError) -> JSONResponse:
+        # What validation let through and the database refuses (a NUL in a path or query value on
+        # PostgreSQL, an integer past 64 bits): the client's value, so a 422, never a 500.
+        log.info("database refused a value: %s", exc.orig)
+        return JSONResponse(status_code=422, content={"detail": [{
+            "loc": ["request"], "msg": "a value the database cannot store (a NUL character or an out-of-range number)",
+            "type": "kiln.unstorable_value"}]})
 
     @app.exception_handler(OperationalError)
     async def _db_down(_request: Request, exc: OperationalError) -> JSONResponse:

@@ -2,19 +2,57 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from service.specs import Problem, Target
 
 Sha256 = str
 _SHA = r"^[0-9a-f]{64}$"
+# Past this a page offset is a typo, and SQLite's 64-bit OFFSET would overflow on it (a 500).
+MAX_OFFSET = 1_000_000_000
+
+
+def _assume_utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+# The database keeps naive UTC (SQLite has no zones); the API says so, so that a client reads an
+# RFC 3339 instant ("...Z") rather than guessing, as a browser's Date() would, that it is local time.
+UtcDateTime = Annotated[datetime, AfterValidator(_assume_utc)]
+
+
+def naive_utc(value: datetime | None) -> datetime | None:
+    """A client's instant as the database compares it: converted to UTC first when it has a zone."""
+    if value is None or value.tzinfo is None:
+        return value
+    return value.astimezone(UTC).replace(tzinfo=None)
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: unknown fields, NaN/inf and NUL characters refused with a 422 that names the
+    field, rather than stored (PostgreSQL's text refuses NUL; JSON cannot carry NaN back out)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if _holds_nul(value):
+            raise ValueError("NUL characters are not allowed")
+        return value
 
 
 # ---- clients -------------------------------------------------------------------------------
@@ -54,7 +92,7 @@ class ResultOut(BaseModel):
     tuning_seconds: float | None
     candidates_total: int
     job_id: str | None
-    created_at: datetime
+    created_at: UtcDateTime
 
 
 class Progress(BaseModel):
@@ -78,9 +116,9 @@ class JobOut(BaseModel):
     progress: Progress
     error: str | None
     worker_id: str | None
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
+    created_at: UtcDateTime
+    started_at: UtcDateTime | None
+    finished_at: UtcDateTime | None
     result: ResultOut | None = None
 
 
@@ -151,8 +189,8 @@ class WorkerOut(BaseModel):
     driver: str
     cuda_version: str
     toolchain: str
-    registered_at: datetime
-    last_heartbeat_at: datetime
+    registered_at: UtcDateTime
+    last_heartbeat_at: UtcDateTime
     online: bool
     current_job_id: str | None
     jobs_succeeded: int

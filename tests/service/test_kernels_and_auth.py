@@ -28,7 +28,8 @@ def test_upload_download_etag(worker_client: TestClient, client: TestClient) -> 
 def test_upload_must_hash_to_its_name(worker_client: TestClient) -> None:
     sha, data = cubin("k")
     r = worker_client.put(f"/kernel/{sha}", content=data + b"!")
-    assert r.status_code == 422 and "sha256" in r.json()["detail"]
+    assert r.status_code == 422 and "sha256" in r.json()["detail"][0]["msg"]
+    assert r.json()["detail"][0]["loc"] == ["body"] and r.json()["detail"][0]["type"] == "kiln.digest_mismatch"
     assert worker_client.put("/kernel/NOTAHASH", content=data).status_code == 422
 
 
@@ -56,7 +57,8 @@ def test_result_must_reference_uploaded_kernels(client: TestClient, worker_clien
     from tests.service.helpers import result_body
 
     r = worker_client.post(f"/jobs/{leased['job']['id']}/result", json=result_body(leased["lease_token"], "x", "a" * 64))
-    assert r.status_code == 422 and "not uploaded" in r.json()["detail"]
+    assert r.status_code == 422 and "not uploaded" in r.json()["detail"][0]["msg"]
+    assert r.json()["detail"][0]["loc"] == ["body", "kernels", 0, "sha256"]
 
 
 def test_scopes(app, tokens: dict[str, str]) -> None:  # type: ignore[no-untyped-def]

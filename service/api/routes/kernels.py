@@ -8,6 +8,7 @@ from fastapi import APIRouter, Header, Path, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from service.api.deps import ReaderAuth, ReadSessionDep, SettingsDep, WorkerAuth
+from service.api.errors import WITH_BODY, raises
 from service.db import kernels
 from service.db.errors import KilnError
 
@@ -25,7 +26,8 @@ class PayloadTooLarge(KilnError):
 @router.get(
     "/kernel/{sha256}",
     response_class=Response,
-    responses={200: {"content": {"application/octet-stream": {}}}, 304: {"description": "not modified"}},
+    responses={200: {"content": {"application/octet-stream": {}}}, 304: {"description": "not modified"},
+               **raises(kernels.KernelNotFound, kernels.KernelCorrupted)},
     summary="The cubin, verified against its sha256 before it is sent",
 )
 async def get_cubin(
@@ -50,7 +52,7 @@ async def get_cubin(
     })
 
 
-@router.get("/kernel/{sha256}/meta", summary="Everything a client needs to launch the cubin")
+@router.get("/kernel/{sha256}/meta", responses=raises(kernels.KernelNotFound), summary="Everything a client needs to launch the cubin")
 def get_meta(sha256: Sha, session: ReadSessionDep, _auth: ReaderAuth) -> dict[str, Any]:
     k = kernels.get_kernel(session, sha256=sha256)
     return {
@@ -60,7 +62,8 @@ def get_meta(sha256: Sha, session: ReadSessionDep, _auth: ReaderAuth) -> dict[st
     }
 
 
-@router.put("/kernel/{sha256}", status_code=201, summary="Upload a cubin (workers); idempotent")
+@router.put("/kernel/{sha256}", status_code=201, responses={200: {"description": "already stored"}, **WITH_BODY,
+            **raises(PayloadTooLarge, kernels.DigestMismatch)}, summary="Upload a cubin (workers); idempotent")
 async def put_cubin(
     sha256: Sha, request: Request, settings: SettingsDep, _auth: WorkerAuth, response: Response,
 ) -> dict[str, Any]:

@@ -8,10 +8,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query
 
 from service.api.deps import ReadSessionDep, SubmitAuth
-from service.api.schemas import Page, ResultOut
+from service.api.errors import raises
+from service.api.schemas import MAX_OFFSET, Page, ResultOut, naive_utc
 from service.api.views import result_out
 from service.db import results
-from service.db.kernels import KernelNotFound
+from service.db.errors import ResultNotFound
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType
 
@@ -32,12 +33,12 @@ def list_results(
     max_speedup: float | None = None,
     sort: Literal["created_at", "speedup", "tflops", "kernel_time_us", "tuning_seconds"] = "created_at",
     order: Literal["asc", "desc"] = "desc",
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Page:
     filters = results.HistoryFilter(
         op=op, arch=arch, dtype=dtype.value if dtype else None, epilogue=epilogue.value if epilogue else None,
-        gpu=gpu, since=since.replace(tzinfo=None) if since else None, until=until.replace(tzinfo=None) if until else None,
+        gpu=gpu, since=naive_utc(since), until=naive_utc(until),
         min_speedup=min_speedup, max_speedup=max_speedup,
     )
     rows, total = results.list_results(session, filters=filters, sort=sort, descending=order == "desc",
@@ -45,9 +46,9 @@ def list_results(
     return Page(total=total, offset=offset, limit=limit, items=[result_out(r) for r in rows])
 
 
-@router.get("/results/{spec_key}", response_model=ResultOut, summary="One tuning result by spec key")
+@router.get("/results/{spec_key}", response_model=ResultOut, responses=raises(ResultNotFound), summary="One tuning result by spec key")
 def get_result(spec_key: Annotated[str, Path(pattern=r"^[0-9a-f]{64}$")], session: ReadSessionDep, _auth: SubmitAuth) -> ResultOut:
     row = results.get_result(session, spec_key=spec_key)
     if row is None:
-        raise KernelNotFound("no tuning result with this spec key")
+        raise ResultNotFound()
     return result_out(row)

@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service import tuning
 from service.api.deps import SessionDep, SettingsDep, SubmitAuth, idempotency_key
+from service.api.errors import WITH_BODY
 from service.api.result_cache import ResultCache
 from service.api.schemas import LookupRequest, NotTuned, ResultOut, TuneResponse
 from service.api.views import result_out
@@ -23,7 +24,7 @@ router = APIRouter(tags=["tune"])
 @router.post(
     "/tune",
     response_model=TuneResponse,
-    responses={202: {"model": TuneResponse, "description": "some problems were queued"}},
+    responses={202: {"model": TuneResponse, "description": "some problems were queued"}, **WITH_BODY},
     summary="Tune a batch of problems: cached ones return at once, the rest become jobs",
 )
 def tune(
@@ -65,7 +66,7 @@ def tune(
 @router.post(
     "/lookup",
     response_model=ResultOut,
-    responses={404: {"model": NotTuned, "description": "not tuned; says whether a job is tuning it"}},
+    responses={404: {"model": NotTuned, "description": "not tuned; says whether a job is tuning it"}, **WITH_BODY},
     summary="The best kernel record for one problem",
 )
 async def lookup(body: LookupRequest, request: Request, settings: SettingsDep, _auth: SubmitAuth) -> Response:

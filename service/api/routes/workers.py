@@ -9,6 +9,7 @@ from fastapi import APIRouter, Response
 from sqlalchemy import select, update
 
 from service.api.deps import ReadSessionDep, SessionDep, SettingsDep, SubmitAuth, WorkerAuth
+from service.api.errors import WITH_BODY, raises
 from service.api.schemas import (
     FailIn,
     HeartbeatIn,
@@ -22,7 +23,7 @@ from service.api.schemas import (
 )
 from service.api.views import job_out, worker_out
 from service.db import kernels, queue, results
-from service.db.errors import KernelMissing, LeaseLost, WorkerNotFound
+from service.db.errors import JobNotFound, KernelMissing, LeaseLost, WorkerNotFound
 from service.db.models import Job, JobState, Worker, utcnow
 from service.db.retry import RetryPolicy
 from service.metrics import COMPILE_SECONDS, JOBS_FINISHED
@@ -38,7 +39,7 @@ def _worker(session, worker_id: str) -> Worker:  # type: ignore[no-untyped-def]
     return worker
 
 
-@router.post("/workers/register", response_model=WorkerOut, summary="Announce a GPU worker")
+@router.post("/workers/register", response_model=WorkerOut, responses=WITH_BODY, summary="Announce a GPU worker")
 def register(body: WorkerRegistration, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> WorkerOut:
     tc = body.toolchain
     ident = f"{body.hostname}|{body.gpu_index}|{body.name}"
@@ -69,7 +70,7 @@ def list_workers(session: ReadSessionDep, settings: SettingsDep, _auth: SubmitAu
 @router.post(
     "/workers/{worker_id}/lease",
     response_model=LeaseOut,
-    responses={204: {"description": "nothing to do right now"}},
+    responses={204: {"description": "nothing to do right now"}, **raises(WorkerNotFound)},
     summary="Lease the most urgent job this worker's arch and toolchain can run",
 )
 def lease(worker_id: str, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> LeaseOut | Response:
@@ -82,7 +83,8 @@ def lease(worker_id: str, session: SessionDep, settings: SettingsDep, _auth: Wor
     return LeaseOut(job=job_out(job), lease_token=job.lease_token or "", lease_seconds=settings.lease_seconds)
 
 
-@router.post("/workers/{worker_id}/heartbeat", response_model=HeartbeatOut, summary="Keep the worker and its leases alive")
+@router.post("/workers/{worker_id}/heartbeat", response_model=HeartbeatOut,
+             responses=WITH_BODY | raises(WorkerNotFound), summary="Keep the worker and its leases alive")
 def heartbeat(worker_id: str, body: HeartbeatIn, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> HeartbeatOut:
     _worker(session, worker_id)
     session.execute(update(Worker).where(Worker.id == worker_id).values(last_heartbeat_at=utcnow()))
@@ -94,13 +96,14 @@ def heartbeat(worker_id: str, body: HeartbeatIn, session: SessionDep, settings: 
     return HeartbeatOut(alive=alive)
 
 
-@router.post("/workers/{worker_id}/stop", status_code=204, summary="A worker shutting down cleanly")
+@router.post("/workers/{worker_id}/stop", status_code=204, responses=raises(WorkerNotFound), summary="A worker shutting down cleanly")
 def stop(worker_id: str, session: SessionDep, _auth: WorkerAuth) -> Response:
     _worker(session, worker_id).stopped = True
     return Response(status_code=204)
 
 
-@router.post("/jobs/{job_id}/progress", status_code=204, summary="Candidates generated/compiled/verified/timed")
+@router.post("/jobs/{job_id}/progress", status_code=204, responses=WITH_BODY | raises(JobNotFound, LeaseLost),
+             summary="Candidates generated/compiled/verified/timed")
 def progress(job_id: str, body: ProgressIn, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> Response:
     queue.report_progress(
         session, job_id=job_id, token=body.lease_token, phase=body.phase, lease_seconds=settings.lease_seconds,
@@ -109,7 +112,8 @@ def progress(job_id: str, body: ProgressIn, session: SessionDep, settings: Setti
     return Response(status_code=204)
 
 
-@router.post("/jobs/{job_id}/fail", response_model=JobOut, summary="Report a failed attempt (retried per policy)")
+@router.post("/jobs/{job_id}/fail", response_model=JobOut, responses=WITH_BODY | raises(JobNotFound, LeaseLost),
+             summary="Report a failed attempt (retried per policy)")
 def fail(job_id: str, body: FailIn, session: SessionDep, settings: SettingsDep, _auth: WorkerAuth) -> JobOut:
     job = queue.mark_failed(
         session, job_id=job_id, token=body.lease_token, error=body.error, retryable=body.retryable,
@@ -121,7 +125,8 @@ def fail(job_id: str, body: FailIn, session: SessionDep, settings: SettingsDep, 
     return job_out(job)
 
 
-@router.post("/jobs/{job_id}/result", response_model=JobOut, summary="Post the tuning result (insert-once by spec key)")
+@router.post("/jobs/{job_id}/result", response_model=JobOut,
+             responses=WITH_BODY | raises(JobNotFound, LeaseLost, KernelMissing), summary="Post the tuning result (insert-once by spec key)")
 def post_result(job_id: str, body: ResultIn, session: SessionDep, _auth: WorkerAuth) -> JobOut:
     job = session.scalars(
         select(Job).where(Job.id == job_id, Job.lease_token == body.lease_token, Job.state == JobState.running)
@@ -130,13 +135,14 @@ def post_result(job_id: str, body: ResultIn, session: SessionDep, _auth: WorkerA
     if job is None:
         queue.get_job(session, job_id=job_id)  # 404 if it never existed
         raise LeaseLost()
-    for k in body.kernels:
+    for i, k in enumerate(body.kernels):
         if not kernels.blob_exists(session, sha256=k.sha256):
-            raise KernelMissing(f"kernel {k.sha256} was not uploaded (PUT /kernel/{{sha256}} first)")
+            raise KernelMissing(f"kernel {k.sha256} was not uploaded (PUT /kernel/{{sha256}} first)",
+                                loc=("body", "kernels", i, "sha256"))
         kernels.put_kernel(session, meta={**k.model_dump(), "toolchain": job.toolchain})
     uploaded_elsewhere = body.winner_sha256 and body.winner_sha256 not in {k.sha256 for k in body.kernels}
     if uploaded_elsewhere and body.winner_sha256 and not kernels.blob_exists(session, sha256=body.winner_sha256):
-        raise KernelMissing()
+        raise KernelMissing(loc=("body", "winner_sha256"))
     speedup = None
     if body.kernel_time_us and body.baseline_time_us:
         speedup = body.baseline_time_us / body.kernel_time_us
