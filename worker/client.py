@@ -20,6 +20,12 @@ class LeaseLostError(Exception):
     """The service refused a write because this worker no longer holds the job's lease."""
 
 
+class ServiceRefused(httpx.HTTPStatusError):
+    """A 4xx, or a 5xx past the retry budget, with the service's own reason in the message: a
+    worker that stops on it says why (a GPU no Kiln target loads on, a revoked token) rather than
+    only the status line."""
+
+
 class ServiceClient:
     def __init__(self, base_url: str, token: str | None, *, timeout: float = 60.0, retry_for: float = 600.0) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -49,7 +55,13 @@ class ServiceClient:
     def _ok(self, resp: httpx.Response) -> httpx.Response:
         if resp.status_code == 409:
             raise LeaseLostError(resp.json().get("detail", "lease lost"))
-        resp.raise_for_status()
+        if resp.is_error:
+            try:
+                detail = resp.json().get("detail", resp.text)
+            except ValueError:
+                detail = resp.text
+            raise ServiceRefused(f"{resp.request.method} {resp.request.url.path}: HTTP {resp.status_code}: {detail}",
+                                 request=resp.request, response=resp)
         return resp
 
     def register(self, name: str, hostname: str, dev: DeviceInfo) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from service.specs import Problem, Target
+from service.specs.target import ARCHES, arches_for_capability
 
 Sha256 = str
 _SHA = r"^[0-9a-f]{64}$"
@@ -176,6 +177,16 @@ class WorkerRegistration(Strict):
     driver: str = Field(max_length=32)
     cuda_version: str = Field(max_length=32)
     toolchain: ToolchainIn
+
+    @field_validator("compute_capability")
+    @classmethod
+    def _kiln_targets_it(cls, value: tuple[int, int]) -> tuple[int, int]:
+        """A GPU no Kiln arch can load would register and then idle forever, never leasing: say so at
+        registration, where the worker stops with the reason."""
+        if not arches_for_capability(*value):
+            raise ValueError(f"no Kiln target loads on compute capability {value[0]}.{value[1]} "
+                             f"(targets: {', '.join(ARCHES)})")
+        return value
 
 
 class WorkerOut(BaseModel):

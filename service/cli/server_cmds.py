@@ -100,7 +100,7 @@ def load_step(spec: str, gpu: int) -> object:
 
 def worker(args: argparse.Namespace) -> int:
     from service.client import default_token
-    from worker.client import ServiceClient
+    from worker.client import ServiceClient, ServiceRefused
     from worker.loop import Worker, WorkerOptions
 
     settings = get_settings()
@@ -121,6 +121,9 @@ def worker(args: argparse.Namespace) -> int:
         done = w.run()
     except KeyboardInterrupt:
         return 130
+    except ServiceRefused as exc:  # a 4xx the worker cannot act on: say the service's reason, not a traceback
+        console.print(f"[red]kiln worker[/]: the service refused: {exc}")
+        return 2
     finally:
         client.close()
     log.info("worker %s exiting after %d job(s)", name, done)

@@ -63,6 +63,15 @@ def test_no_wait_and_file_input(live_sqlite: LiveService, tmp_path: Path) -> Non
     assert [row["state"] for row in json.loads(r.stdout)] == ["queued", "queued"]
 
 
+def test_worker_on_a_gpu_no_target_loads_on_exits_2_saying_so(live_sqlite: LiveService) -> None:
+    from tests.system.conftest import SIM_STEP
+
+    r = kiln(live_sqlite, "worker", "--step", SIM_STEP, "--name", "t4", "--exit-when-idle",
+             env={"KILN_SIM_CAPABILITY": "7.5"}, timeout=60)
+    assert r.returncode == 2 and "compute capability 7.5" in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_timeout_exits_3(live_sqlite: LiveService) -> None:
     r = kiln(live_sqlite, "tune", "--gemm", "64x64x64", "--timeout", "1")  # no worker running
     assert r.returncode == 3 and "timed out" in r.stderr

@@ -24,10 +24,12 @@ class SimulatedGpuStep:
         self.min_s = float(os.environ.get("KILN_SIM_MIN_SECONDS", "0.01"))
         self.max_s = float(os.environ.get("KILN_SIM_MAX_SECONDS", "0.05"))
         self.log_path = os.environ.get("KILN_SIM_LOG")
+        major, minor = os.environ.get("KILN_SIM_CAPABILITY", "9.0").split(".")
+        self.capability = (int(major), int(minor))
 
     def device(self) -> DeviceInfo:
         return DeviceInfo(gpu_name=os.environ.get("KILN_SIM_GPU", "Simulated H200"), gpu_index=self.gpu_index,
-                          compute_capability=(9, 0), sm_count=132, driver="0.0-sim", cuda_version="13.0")
+                          compute_capability=self.capability, sm_count=132, driver="0.0-sim", cuda_version="13.0")
 
     def run(self, job: dict[str, Any], progress: Progress) -> StepOutcome:
         if self.log_path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.service.helpers import GEMM, finish, lease, register
@@ -40,3 +41,25 @@ def test_timestamps_are_utc_instants_and_since_honours_its_offset(client: TestCl
     assert client.get("/results", params={"since": east.isoformat()}).json()["total"] == 1
     later = (created + timedelta(minutes=1)).astimezone(east.tzinfo)
     assert client.get("/results", params={"since": later.isoformat()}).json()["total"] == 0
+
+
+def test_a_gpu_no_target_loads_on_cannot_register(worker_client: TestClient) -> None:
+    body = {"name": "t4", "hostname": "h", "gpu_name": "Tesla T4", "compute_capability": [7, 5], "sm_count": 40,
+            "driver": "580", "cuda_version": "13.0", "toolchain": {"generator": "1", "cutlass": "4.2", "nvrtc": "13.0"}}
+    r = worker_client.post("/workers/register", json=body)
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "compute_capability"], r.text
+    assert "7.5" in r.json()["detail"][0]["msg"] and "sm_90a" in r.json()["detail"][0]["msg"]
+
+
+def test_a_worker_told_no_says_why(worker_client: TestClient) -> None:
+    from worker.client import ServiceClient, ServiceRefused
+    from worker.device import DeviceInfo
+
+    client = ServiceClient("http://testserver", None, retry_for=0)
+    client.http = worker_client  # the real app and database, through the worker's own client code
+    turing = DeviceInfo(gpu_name="Tesla T4", gpu_index=0, compute_capability=(7, 5), sm_count=40, driver="580.0",
+                        cuda_version="13.0")
+    with pytest.raises(ServiceRefused, match=r"HTTP 422: .*compute capability 7\.5"):
+        client.register("t4", "host", turing)
+    with pytest.raises(ServiceRefused, match=r"HTTP 404: No worker with this id"):
+        client.lease("0" * 32)
