@@ -1,7 +1,10 @@
 """`kiln worker --gpus all|0,1,…`: one worker process per GPU, each with its own lease and heartbeat.
 
 A crashed or hung GPU process takes only its own lease with it (the service re-queues the job when
-the lease expires); the supervisor restarts it with backoff and leaves the others running.
+the lease expires); the supervisor restarts it with backoff and leaves the others running. A child
+that ends on its own is not restarted: exit 0 is a finished run (`--exit-when-idle` drained the
+queue, `--max-jobs` reached), exit 2 a refusal no restart can fix (the tuning step cannot load, the
+service refused the GPU); the supervisor returns once every child has ended, 2 if any was refused.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import time
 from dataclasses import dataclass
 
 log = logging.getLogger("kiln.supervisor")
+
+FINISHED, REFUSED = 0, 2  # `kiln worker`'s own exit codes that end a GPU's run for good
 
 
 def parse_gpus(spec: str, visible: int) -> list[int]:
@@ -56,6 +61,7 @@ class Supervisor:
         self.extra_args = extra_args
         self.name_prefix = name_prefix
         self.children: dict[int, Child] = {}
+        self.refused: list[int] = []
         self._stopping = False
 
     def _spawn(self, gpu: int, restarts: int = 0) -> Child:
@@ -75,11 +81,17 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self.stop)
         signal.signal(signal.SIGINT, self.stop)
         self.children = {g: self._spawn(g) for g in self.gpus}
-        while not self._stopping:
+        while not self._stopping and self.children:
             time.sleep(0.5)
             for gpu, c in list(self.children.items()):
                 code = c.proc.poll()
                 if code is None or self._stopping:
+                    continue
+                if code in (FINISHED, REFUSED):
+                    del self.children[gpu]
+                    if code == REFUSED:
+                        self.refused.append(gpu)
+                        log.error("GPU %d: worker refused to run (exit 2, its log says why); not restarting", gpu)
                     continue
                 # Quick successive crashes back off (up to a minute); a long healthy run resets it.
                 restarts = 0 if time.monotonic() - c.started > 300 else c.restarts + 1
@@ -96,4 +108,4 @@ class Supervisor:
                 c.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 c.proc.kill()
-        return 0
+        return REFUSED if self.refused else FINISHED

@@ -67,3 +67,19 @@ def test_one_worker_per_gpu_and_a_dead_one_is_restarted(live: LiveService) -> No
     finally:
         sup.send_signal(signal.SIGTERM)
         sup.wait(timeout=30)
+
+
+def test_children_that_finish_or_are_refused_are_not_restarted(live: LiveService) -> None:
+    """`--exit-when-idle` drains the queue and returns (it used to restart idle children forever);
+    a GPU the service refuses ends the supervisor with 2 rather than a restart loop."""
+    with live.client() as client:
+        ids = submit_gemms(client, 10)
+        done = subprocess.run([sys.executable, "-m", "service.cli.main", "worker", "--gpus", "0,1", "--step", SIM_STEP,
+                               "--idle-sleep", "0.1", "--exit-when-idle"], cwd=REPO, env=live.env,
+                              capture_output=True, timeout=90)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert collections.Counter(j["state"] for j in wait_all_final(client, ids, timeout=10).values()) == {"succeeded": 10}
+    refused = subprocess.run([sys.executable, "-m", "service.cli.main", "worker", "--gpus", "0,1", "--step", SIM_STEP,
+                              "--idle-sleep", "0.1"], cwd=REPO, env={**live.env, "KILN_SIM_CAPABILITY": "7.5"},
+                             capture_output=True, timeout=60)
+    assert refused.returncode == 2 and b"not restarting" in refused.stderr, refused.stderr[-2000:]
