@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from service.client.common import error_detail
 from service.versions import toolchain
 from worker.device import DeviceInfo
 
@@ -56,12 +57,8 @@ class ServiceClient:
         if resp.status_code == 409:
             raise LeaseLostError(resp.json().get("detail", "lease lost"))
         if resp.is_error:
-            try:
-                detail = resp.json().get("detail", resp.text)
-            except ValueError:
-                detail = resp.text
-            raise ServiceRefused(f"{resp.request.method} {resp.request.url.path}: HTTP {resp.status_code}: {detail}",
-                                 request=resp.request, response=resp)
+            raise ServiceRefused(f"{resp.request.method} {resp.request.url.path}: HTTP {resp.status_code}: "
+                                 f"{error_detail(resp)}", request=resp.request, response=resp)
         return resp
 
     def register(self, name: str, hostname: str, dev: DeviceInfo) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DataError, OperationalError
 
 from service.admin import routes as admin_routes
 from service.api.deps import TokenCache
-from service.api.errors import AUTHENTICATED, error_response
+from service.api.errors import AUTHENTICATED, error_response, unprocessable
 from service.api.middleware import BodyLimitMiddleware, TimingMiddleware
 from service.api.result_cache import ResultCache
 from service.api.routes import health, jobs, kernels, results, tune, workers
@@ -112,9 +112,8 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         # What validation let through and the database refuses (a NUL in a path or query value on
         # PostgreSQL, an integer past 64 bits): the client's value, so a 422, never a 500.
         log.info("database refused a value: %s", exc.orig)
-        return JSONResponse(status_code=422, content={"detail": [{
-            "loc": ["request"], "msg": "a value the database cannot store (a NUL character or an out-of-range number)",
-            "type": "kiln.unstorable_value"}]})
+        return unprocessable(["request"], "a value the database cannot store (a NUL character or an out-of-range number)",
+                             "kiln.unstorable_value")
 
     @app.exception_handler(OperationalError)
     async def _db_down(_request: Request, exc: OperationalError) -> JSONResponse:

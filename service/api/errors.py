@@ -20,11 +20,15 @@ class ErrorOut(BaseModel):
     detail: str
 
 
+def unprocessable(loc: tuple[str | int, ...] | list[str | int], msg: str, kind: str) -> JSONResponse:
+    """A 422 in FastAPI's validation shape, for what Kiln refuses beyond pydantic's checks."""
+    return JSONResponse(status_code=422, content={"detail": [{"loc": list(loc), "msg": msg, "type": kind}]})
+
+
 def error_response(exc: KilnError) -> JSONResponse:
     if exc.status_code == 422:
         kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
-        return JSONResponse(status_code=422, content={"detail": [
-            {"loc": list(exc.loc), "msg": exc.detail, "type": f"kiln.{kind}"}]})
+        return unprocessable(exc.loc, exc.detail, f"kiln.{kind}")
     return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail})
 
 

@@ -58,13 +58,17 @@ def lookup_body(problem: dict[str, Any], target: dict[str, Any] | None) -> dict[
     return body
 
 
+def error_detail(resp: httpx.Response) -> Any:
+    """The service's reason for an error response: its `detail`, or the raw text of a non-JSON one."""
+    try:
+        return resp.json().get("detail", resp.text)
+    except (ValueError, AttributeError):
+        return resp.text
+
+
 def checked(resp: httpx.Response, ok: tuple[int, ...] = (200, 201, 202)) -> Any:
     if resp.status_code not in ok:
-        try:
-            detail = resp.json().get("detail")
-        except ValueError:
-            detail = resp.text
-        raise KilnHTTPError(resp.status_code, detail)
+        raise KilnHTTPError(resp.status_code, error_detail(resp))
     return resp.json()
 
 

@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service import tuning
 from service.api.deps import SessionDep, SettingsDep, SubmitAuth, idempotency_key
-from service.api.errors import WITH_BODY
+from service.api.errors import WITH_BODY, unprocessable
 from service.api.result_cache import ResultCache
 from service.api.schemas import LookupRequest, NotTuned, ResultOut, TuneResponse
 from service.api.views import result_out
@@ -32,17 +32,14 @@ def tune(
     key: str | None = Depends(idempotency_key),
 ) -> TuneResponse | JSONResponse:
     if len(body.problems) > settings.max_batch:
-        return JSONResponse(status_code=422, content={"detail": [{
-            "loc": ["body", "problems"], "msg": f"at most {settings.max_batch} problems per request",
-            "type": "too_long"}]})
+        return unprocessable(["body", "problems"], f"at most {settings.max_batch} problems per request", "too_long")
     digest = tuning.request_digest(body.model_dump(mode="json"))
     if key is not None:
         record = session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.key == key))
         if record is not None:
             if record.request_sha256 != digest:
-                return JSONResponse(status_code=422, content={"detail": [{
-                    "loc": ["header", "Idempotency-Key"],
-                    "msg": "this Idempotency-Key was used with a different request body", "type": "idempotency"}]})
+                return unprocessable(["header", "Idempotency-Key"],
+                                     "this Idempotency-Key was used with a different request body", "idempotency")
             return JSONResponse(status_code=record.status_code, content=record.response)
     target = body.target or Target.model_validate({"arch": settings.default_arch})
     items = tuning.tune_batch(
