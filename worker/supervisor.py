@@ -81,25 +81,31 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self.stop)
         signal.signal(signal.SIGINT, self.stop)
         self.children = {g: self._spawn(g) for g in self.gpus}
-        while not self._stopping and self.children:
+        # A crashed child's restart is scheduled, not slept on: one GPU backing off for a minute must
+        # not keep the loop from seeing the others exit, nor keep SIGTERM waiting out the backoff.
+        due: dict[int, tuple[float, int]] = {}
+        while not self._stopping and (self.children or due):
             time.sleep(0.5)
+            now = time.monotonic()
+            for gpu, (when, restarts) in list(due.items()):
+                if now >= when and not self._stopping:
+                    del due[gpu]
+                    self.children[gpu] = self._spawn(gpu, restarts)
             for gpu, c in list(self.children.items()):
                 code = c.proc.poll()
                 if code is None or self._stopping:
                     continue
+                del self.children[gpu]
                 if code in (FINISHED, REFUSED):
-                    del self.children[gpu]
                     if code == REFUSED:
                         self.refused.append(gpu)
                         log.error("GPU %d: worker refused to run (exit 2, its log says why); not restarting", gpu)
                     continue
                 # Quick successive crashes back off (up to a minute); a long healthy run resets it.
-                restarts = 0 if time.monotonic() - c.started > 300 else c.restarts + 1
+                restarts = 0 if now - c.started > 300 else c.restarts + 1
                 delay = min(60.0, 0.5 * 2 ** min(restarts, 7))
                 log.warning("GPU %d: worker exited with %s; restarting in %.1fs", gpu, code, delay)
-                time.sleep(delay)
-                if not self._stopping:
-                    self.children[gpu] = self._spawn(gpu, restarts)
+                due[gpu] = (now + delay, restarts)
         # SIGTERM can land while a restart is being spawned, after stop() signalled the children it
         # knew: signal again, so that child stops too instead of running out the 30 s wait below.
         self.stop()

@@ -83,3 +83,31 @@ def test_children_that_finish_or_are_refused_are_not_restarted(live: LiveService
                               "--idle-sleep", "0.1"], cwd=REPO, env={**live.env, "KILN_SIM_CAPABILITY": "7.5"},
                              capture_output=True, timeout=60)
     assert refused.returncode == 2 and b"not restarting" in refused.stderr, refused.stderr[-2000:]
+
+
+_CRASH_LOOP = """
+import subprocess, sys, time
+from worker.supervisor import Child, Supervisor
+
+class CrashLoop(Supervisor):
+    # GPU 0 crashes at once, already deep in its backoff (a minute); GPU 1 runs on.
+    def _spawn(self, gpu, restarts=0):
+        code = "import sys; sys.exit(3)" if gpu == 0 else "import time; time.sleep(600)"
+        return Child(gpu, subprocess.Popen([sys.executable, "-c", code]), time.monotonic(), max(restarts, 7))
+
+sys.exit(CrashLoop([0, 1], []).run())
+"""
+
+
+def test_sigterm_does_not_wait_out_a_crashing_gpus_backoff() -> None:
+    """A restart is scheduled, not slept on: SIGTERM during a minute's backoff stops the supervisor and
+    its healthy children at once (it used to sleep the minute first, past systemd's and Kubernetes'
+    stop grace)."""
+    sup = subprocess.Popen([sys.executable, "-c", _CRASH_LOOP], cwd=REPO, stderr=subprocess.PIPE)
+    time.sleep(2.5)
+    assert sup.poll() is None and len(_children(sup.pid)) == 1  # GPU 1 alive, GPU 0 backing off
+    sent = time.monotonic()
+    sup.send_signal(signal.SIGTERM)
+    sup.wait(timeout=30)
+    assert time.monotonic() - sent < 5, "the supervisor slept out the backoff before stopping"
+    assert b"restarting in 60.0s" in sup.stderr.read()  # type: ignore[union-attr]
