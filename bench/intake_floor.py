@@ -12,7 +12,11 @@ loads at one CTA per SM: CTA (row block, token tile) reads its weight rows and, 
 its token tile's activation rows (L2-resident after the first touch), at the winner's tile sizes and
 with the activation rows halved and left out. If the full intake reads at ~0.85 of linear and the
 weight alone at ~0.95, m128's gap is the intake, and the lever is fewer activation bytes per weight
-byte into each SM. Each read is verified (the wrapping sum of every word read equals torch's) before
+byte into each SM. Every variant of a shape keeps the same weight loads in flight (its activation loads
+come on top), and a row block's token tiles are launched together so they share the weight's DRAM
+read through L2 as the winner's 1x2 cluster shares it through multicast: session 32's first run (an
+H100) had neither, and its weight-only reads were depth-bound (0.62-0.75 of linear, far under
+tile-floor's plain reads in the same run). Each read is verified (the wrapping sum of every word read equals torch's) before
 it is timed, in the same process as the linear read and cuBLAS.
 """
 
@@ -28,7 +32,10 @@ from bench.stream_floor import DECODE, ReadKernel, median_us, verified
 from bench.tile_order_floor import ONE_PER_SM_SMEM
 
 THREADS = 512
-LOADS_IN_FLIGHT = 16  # per thread: 128 KB per CTA, where tile-floor's one-CTA-per-SM curve is flat
+# Weight loads in flight per thread, the same in every variant of a shape (64 KB a CTA, where
+# tile-floor's one-CTA-per-SM curve reaches 0.93-0.94 of linear): the activation rows add their loads
+# on top, as a GEMM's stages hold both operands' k-tiles, so the variants differ in intake alone.
+WEIGHT_LOADS_IN_FLIGHT = 8
 
 SOURCE = r"""
 extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4* __restrict__ a, int n,
@@ -37,13 +44,16 @@ extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4*
   // CTA (row block rb, token tile tt) walks K one step (step_vec 16-byte vectors of each row) at a
   // time over its w_rows weight rows (fewer in the last block) and the first a_rows of its
   // token tile's `tokens` activation rows, as a GEMM CTA's k-tiles take them in; STEPS steps' loads are in flight at once.
-  const int rb = blockIdx.x % w_blocks, tt = blockIdx.x / w_blocks;
+  // A row block's token tiles are neighbours in launch order, so they run at once and share the
+  // weight's DRAM read through L2, as the winner's cluster shares it through multicast.
+  const int tiles = gridDim.x / w_blocks;
+  const int rb = blockIdx.x / tiles, tt = blockIdx.x % tiles;
   const int rows_here = min(w_rows, n - rb * w_rows);
   const int w_vecs = rows_here * step_vec, a_vecs = a_rows * step_vec;
   const uint4* wb = w + (long long)rb * w_rows * kvec_row;
   const uint4* ab = a + (long long)tt * tokens * kvec_row;
-  long long w_off[PW], a_off[PA];
-  bool w_on[PW], a_on[PA];
+  long long w_off[PW], a_off[PA_DIM];
+  bool w_on[PW], a_on[PA_DIM];
 #pragma unroll
   for (int q = 0; q < PW; ++q) {
     const int j = threadIdx.x + q * blockDim.x;
@@ -106,7 +116,7 @@ class Intake:
 
     @property
     def steps_in_flight(self) -> int:
-        return max(1, LOADS_IN_FLIGHT // (self.pw + self.pa))
+        return math.ceil(WEIGHT_LOADS_IN_FLIGHT / self.pw)
 
     def grid(self, m: int, n: int) -> tuple[int, int]:
         """(weight row blocks, token tiles)."""
@@ -126,7 +136,7 @@ def compile_intake_read(intake: Intake) -> bytes:
     from worker.kernels import nvrtc
 
     source = (SOURCE.replace("STEPS", str(intake.steps_in_flight)).replace("PW", str(intake.pw))
-              .replace("PA", str(max(1, intake.pa))))
+              .replace("PA_DIM", str(max(1, intake.pa))).replace("PA", str(intake.pa)))
     cubin, _ = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a"], name="intake_read.cu")
     return cubin
 
