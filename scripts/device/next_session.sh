@@ -169,7 +169,8 @@
 #     epilogue, session30_c.py) ties or loses. `kiln bench tile-floor` (H200): m16 and m64's winners
 #     stream W as fast as a plain read in their tile order and occupancy (0.89-0.94 of linear);
 #     decode.m128's is at 0.85 where its order's plain read at one CTA per SM reaches 0.95. Replay at
-#     ddb3658: geomean 1.030. Next: (a) FIRST `bash scripts/device/session31_a.sh` (~6 min, with the e2e transcript after 1ad098d; session 31 had no device time; built in
+#     ddb3658: geomean 1.030. Next: (a) FIRST `bash scripts/device/session32_a.sh` (~2 min: session 32 ran session31_a.sh on an
+#     H100, whose e2e transcript passed but whose intake floor was depth-bound; fixed at 4bf43cb; built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
 #     k-step at one CTA per SM: m128's 64x64 takes ~54 B/clk/SM in, m64's 28); if m128's 0.85 is
 #     that ceiling (full intake ~0.85, weight alone ~0.95), the lever is fewer activation bytes
