@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bench.common import read_floor_main
-from bench.stream_floor import DECODE, ReadKernel, median_us, verified
+from bench.stream_floor import DECODE, ReadKernel, compile_read, median_us, verified
 from bench.tile_order_floor import ONE_PER_SM_SMEM
 
 THREADS = 512
@@ -132,13 +132,11 @@ WINNER_TILES = {"decode.m16": (64, 16, 256), "decode.m64": (96, 64, 256), "decod
 INTAKES = {name: [Intake(w, t, a, b) for a in (t, t // 2, 0)] for name, (w, t, b) in WINNER_TILES.items()}
 
 
-def compile_intake_read(intake: Intake) -> bytes:
-    from worker.kernels import nvrtc
-
+def compile_intake_read(intake: Intake) -> tuple[bytes, int]:
+    """Launch bounds of one CTA per SM, so ptxas keeps every load of the declared depth in flight."""
     source = (SOURCE.replace("STEPS", str(intake.steps_in_flight)).replace("PW", str(intake.pw))
               .replace("PA_DIM", str(max(1, intake.pa))).replace("PA", str(intake.pa)))
-    cubin, _ = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a"], name="intake_read.cu")
-    return cubin
+    return compile_read(source, "intake_read.cu", (THREADS, 1))
 
 
 def expected_sum(w: Any, a: Any, intake: Intake, m: int) -> int:
@@ -176,7 +174,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
     from bench.stream_floor import StreamRead, decode_operands
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    linear = StreamRead(8)
+    linear = StreamRead(8, (256, 2))  # the linear reference: 2 CTAs of 256 per SM, 8 loads each
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
@@ -193,7 +191,8 @@ def measure(reps: int) -> list[dict[str, Any]]:
             us = median_us(fns, reps)
             blocks, tiles = intake.grid(m, n)
             intake_bytes = tiles * w_bytes + tiles * blocks * intake.a_rows * k * 2
-            reads.append({**asdict(intake), "label": intake.label(), "ctas": blocks * tiles, "us": us,
+            reads.append({**asdict(intake), "label": intake.label(), "ctas": blocks * tiles,
+                          "registers": kernel.registers, "us": us,
                           "of_linear": linear_us / us, "intake_bytes": intake_bytes,
                           "intake_gb_per_s_per_cta": intake_bytes / (blocks * tiles) / (us * 1e3)})
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "cublas_us": cublas_us,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
 import statistics
 from typing import Any
 
@@ -50,25 +51,38 @@ extern "C" __global__ void stream_read(const uint4* __restrict__ p, long long ve
 """
 
 
-def _compile(unroll: int) -> bytes:
+def compile_read(source: str, name: str, bounds: tuple[int, int] | None) -> tuple[bytes, int]:
+    """(cubin, registers per thread) of a read kernel. ptxas sizes a kernel without launch bounds for
+    full occupancy (32 registers at 512 threads) and then holds only the few 16-byte loads in flight
+    that those registers fit, interleaving the sums with the loads whatever the unroll says (session
+    32). `bounds` = (threads, CTAs per SM) lets it keep the registers a geometry really has, so the
+    loads in flight are the ones the geometry names; the register count goes into the result."""
     from worker.kernels import nvrtc
 
-    cubin, _ = nvrtc.compile(SOURCE.replace("UNROLL", str(unroll)), arch="sm_90a", options=["-arch=sm_90a"],
-                             name="stream_read.cu")
-    return cubin
+    if bounds:
+        source = source.replace('extern "C" __global__ void',
+                                f'extern "C" __global__ void __launch_bounds__({bounds[0]}, {bounds[1]})', 1)
+    cubin, log = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a", "-Xptxas=-v"], name=name)
+    used = re.search(r"Used (\d+) registers", log)
+    return cubin, int(used.group(1)) if used else 0
+
+
+def _compile(unroll: int, bounds: tuple[int, int] | None = None) -> tuple[bytes, int]:
+    return compile_read(SOURCE.replace("UNROLL", str(unroll)), "stream_read.cu", bounds)
 
 
 class ReadKernel:
     """A read kernel's cubin loaded through the driver; its launches run on torch's current stream
     (what every weight-read floor times beside cuBLAS)."""
 
-    def __init__(self, cubin: bytes, name: bytes, max_smem: int = 0) -> None:
+    def __init__(self, compiled: tuple[bytes, int], name: bytes, max_smem: int = 0) -> None:
         from cuda.bindings import driver
 
         from worker.runtime.launcher import check, ensure_context
 
         ensure_context()
         self.driver, self.check = driver, check
+        cubin, self.registers = compiled
         self.module = check(driver.cuModuleLoadData(cubin))
         self.function = check(driver.cuModuleGetFunction(self.module, name))
         if max_smem:  # launches that ask for it hold their grid at one CTA per SM, as a GEMM's would
@@ -89,10 +103,10 @@ class ReadKernel:
 
 
 class StreamRead(ReadKernel):
-    """The linear read kernel at one unroll."""
+    """The linear read kernel at one unroll (and, given `bounds`, compiled for that geometry)."""
 
-    def __init__(self, unroll: int) -> None:
-        super().__init__(_compile(unroll), b"stream_read")
+    def __init__(self, unroll: int, bounds: tuple[int, int] | None = None) -> None:
+        super().__init__(_compile(unroll, bounds), b"stream_read")
 
     def launcher(self, buf: Any, sink: Any, blocks: int, threads: int) -> Any:
         vectors = buf.numel() * buf.element_size() // 16
@@ -141,7 +155,9 @@ def measure(reps: int) -> list[dict[str, Any]]:
     import torch
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = {u: StreamRead(u) for u in sorted({u for _, _, u in GRIDS + PARTIAL_GRIDS})}
+    # one build per geometry: its launch bounds give ptxas the registers that geometry leaves a thread
+    kernels = {(b, t, u): StreamRead(u, (t, b)) for b, t, u in GRIDS}
+    kernels |= {(1, t, u): StreamRead(u, (t, 1)) for _, t, u in PARTIAL_GRIDS}
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
@@ -149,20 +165,21 @@ def measure(reps: int) -> list[dict[str, Any]]:
         sets = len(weights)
         reads = {}
         for blocks, threads, unroll in GRIDS:
-            fns = [kernels[unroll].launcher(w, sink, blocks * sms, threads) for w in weights]
+            fns = [kernels[blocks, threads, unroll].launcher(w, sink, blocks * sms, threads) for w in weights]
             verified(fns[0], weights[0], sink)
             reads[(blocks, threads, unroll)] = median_us(fns, reps)
         best = min(reads, key=lambda g: reads[g])
         partial: dict[int, float] = {}
         for ctas, threads, unroll in PARTIAL_GRIDS:
-            fns = [kernels[unroll].launcher(w, sink, ctas, threads) for w in weights]
+            fns = [kernels[1, threads, unroll].launcher(w, sink, ctas, threads) for w in weights]
             partial[ctas] = min(partial.get(ctas, math.inf), median_us(fns, reps))
         cublas_us = median_us(cublas, reps)
-        floor_us = median_us([kernels[best[2]].launcher(w, sink, best[0] * sms, best[1]) for w in weights], reps)
+        floor_us = median_us([kernels[best].launcher(w, sink, best[0] * sms, best[1]) for w in weights], reps)
         w_bytes = 2 * n * k
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "rotating_sets": sets,
                      "floor_us": floor_us, "floor_grid": {"blocks_per_sm": best[0], "threads": best[1],
-                                                          "loads_in_flight": best[2]},
+                                                          "loads_in_flight": best[2],
+                                                          "registers": kernels[best].registers},
                      "floor_tb_per_s": w_bytes / floor_us / 1e6, "cublas_us": cublas_us,
                      "cublas_tb_per_s": w_bytes / cublas_us / 1e6, "ceiling_ratio": cublas_us / floor_us,
                      "grids_us": {f"{b}x{t}x{u}": v for (b, t, u), v in reads.items()},

@@ -16,7 +16,10 @@ in the tile order itself (then a pre-packed weight layout is the lever) or in th
 Sweep: rows per CTA (32, 64, 128), k-tile bytes per row (128, 256), K slices (1, 2, 4), row-major or
 blocked, 32-128 KB of loads in flight per CTA (DEPTHS), and one CTA per SM (as a GEMM's shared memory
 forces) or as many as fit. The one-CTA-per-SM rows by bytes in flight are the read's Little's-law
-curve: how deep a decode kernel's pipeline must be to stream W at a given rate. Each geometry is verified (the wrapping sum of every word read equals torch's)
+curve: how deep a decode kernel's pipeline must be to stream W at a given rate. Until session 32
+they were not: compiled without launch bounds, ptxas gave each thread 32 registers and kept ~6 of
+its loads in flight at every depth; one-CTA-per-SM reads now carry __launch_bounds__(threads, 1)
+and each result its register count. Each geometry is verified (the wrapping sum of every word read equals torch's)
 before it is timed.
 """
 
@@ -28,7 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bench.common import read_floor_main
-from bench.stream_floor import DECODE, ReadKernel, median_us, verified
+from bench.stream_floor import DECODE, ReadKernel, compile_read, median_us, verified
 
 # (threads, 16-byte loads in flight per thread): 32 KB to 128 KB of loads in flight per CTA, the
 # range a GEMM's pipeline stages hold (threads x unroll <= 8192 keeps the registers under 128)
@@ -116,19 +119,23 @@ WALKS = [Walk(r, b, s, bl, t, u, one) for r, b, s, bl, (t, u), one in itertools.
     (32, 64, 128), (128, 256), (1, 2, 4), (False, True), DEPTHS, (True, False))]
 
 
-def compile_tile_read(unroll: int, per_step: int) -> bytes:
-    from worker.kernels import nvrtc
-
+def compile_tile_read(unroll: int, per_step: int, bounds: tuple[int, int] | None = None) -> tuple[bytes, int]:
+    """One CTA per SM is compiled with launch bounds saying so, or ptxas keeps 32 registers and a
+    few loads in flight whatever the unroll (bench.stream_floor.compile_read)."""
     source = SOURCE.replace("PER_STEP", str(per_step)).replace("UNROLL", str(unroll))
-    cubin, _ = nvrtc.compile(source, arch="sm_90a", options=["-arch=sm_90a"], name="tile_read.cu")
-    return cubin
+    return compile_read(source, "tile_read.cu", bounds)
 
 
 class TileRead(ReadKernel):
-    """The tile-order read at one unroll and loads per step."""
+    """The tile-order read at one unroll and loads per step, compiled for one CTA per SM or any."""
 
-    def __init__(self, unroll: int, per_step: int) -> None:
-        super().__init__(compile_tile_read(unroll, per_step), b"tile_read", ONE_PER_SM_SMEM)
+    def __init__(self, walk: Walk) -> None:
+        bounds = (walk.threads, 1) if walk.one_per_sm else None
+        super().__init__(compile_tile_read(walk.unroll, walk.per_step, bounds), b"tile_read", ONE_PER_SM_SMEM)
+
+    @staticmethod
+    def key(walk: Walk) -> tuple[int, int, int, bool]:
+        return walk.unroll, walk.per_step, walk.threads, walk.one_per_sm
 
     def launcher(self, w: Any, sink: Any, walk: Walk) -> Any:
         n, k = w.shape
@@ -148,8 +155,8 @@ def measure(reps: int) -> list[dict[str, Any]]:
     from bench.stream_floor import StreamRead, decode_operands
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = {(w.unroll, w.per_step): TileRead(w.unroll, w.per_step) for w in WALKS if w.buildable}
-    linear = StreamRead(8)  # session 14's fastest linear geometry on every decode shape
+    kernels = {TileRead.key(w): TileRead(w) for w in WALKS if w.buildable}
+    linear = StreamRead(8, (256, 2))  # session 14's fastest linear geometry on every decode shape
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
@@ -160,11 +167,12 @@ def measure(reps: int) -> list[dict[str, Any]]:
         linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
         walks = []
         for walk in (w for w in WALKS if w.fits(n, k)):
-            fns = [kernels[walk.unroll, walk.per_step].launcher(w, sink, walk) for w in weights]
+            kernel = kernels[TileRead.key(walk)]
+            fns = [kernel.launcher(w, sink, walk) for w in weights]
             verified(fns[0], weights[0], sink)
             us = median_us(fns, reps)
             walks.append({**asdict(walk), "label": walk.label(), "ctas": n // walk.rows * walk.slices,
-                          "bytes_in_flight_per_cta": walk.bytes_in_flight, "us": us,
+                          "bytes_in_flight_per_cta": walk.bytes_in_flight, "registers": kernel.registers, "us": us,
                           "tb_per_s": w_bytes / us / 1e6, "of_linear": linear_us / us})
         walks.sort(key=lambda r: r["us"])
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "rotating_sets": sets,

@@ -8,8 +8,21 @@ from bench.stream_floor import GRIDS, PARTIAL_GRIDS, _compile
 
 def test_read_kernel_compiles_at_every_unroll() -> None:
     for unroll in sorted({u for _, _, u in GRIDS + PARTIAL_GRIDS}):
-        cubin = _compile(unroll)
+        cubin, _ = _compile(unroll)
         assert b"stream_read" in cubin
+
+
+def test_one_cta_per_sm_reads_keep_their_loads_in_flight_in_registers() -> None:
+    """Without launch bounds ptxas gives a 512-thread read 32 registers and interleaves the sums with
+    the loads, so an unroll of 16 held ~6 loads in flight (session 32): bounded for one CTA per SM,
+    every declared 16-byte load has its four registers."""
+    from bench.intake_floor import INTAKES, compile_intake_read
+    from bench.tile_order_floor import compile_tile_read
+
+    assert _compile(16)[1] <= 40 and _compile(16, (512, 1))[1] >= 4 * 16
+    assert compile_tile_read(16, 1, (512, 1))[1] >= 4 * 16
+    for intake in INTAKES["decode.m128"]:
+        assert compile_intake_read(intake)[1] >= 4 * intake.steps_in_flight * (intake.pw + intake.pa)
 
 
 def test_grids_fit_an_sm() -> None:
@@ -20,7 +33,7 @@ def test_tile_order_read_compiles_for_every_walk() -> None:
     from bench.tile_order_floor import WALKS, compile_tile_read
 
     for unroll, per_step in sorted({(w.unroll, w.per_step) for w in WALKS if w.buildable}):
-        assert b"tile_read" in compile_tile_read(unroll, per_step)
+        assert b"tile_read" in compile_tile_read(unroll, per_step)[0]
 
 
 def test_tile_order_walks_read_every_vector_once() -> None:
@@ -52,7 +65,7 @@ def test_intake_read_compiles_for_every_decode_winner() -> None:
     from bench.intake_floor import INTAKES, compile_intake_read
 
     for intake in (i for intakes in INTAKES.values() for i in intakes):
-        assert b"intake_read" in compile_intake_read(intake)
+        assert b"intake_read" in compile_intake_read(intake)[0]
     for intakes in INTAKES.values():  # the variants differ in activation loads only
         assert len({i.steps_in_flight * i.pw for i in intakes}) == 1
 
