@@ -39,15 +39,15 @@ WEIGHT_LOADS_IN_FLIGHT = 8
 
 SOURCE = r"""
 extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4* __restrict__ a, int n,
-                                       int w_rows, int tokens, int a_rows, int w_blocks, int kvec_row,
+                                       int w_rows, int tokens, int a_rows, int tiles, int slices, int kvec_row,
                                        int step_vec, unsigned* sink) {
   // CTA (row block rb, token tile tt) walks K one step (step_vec 16-byte vectors of each row) at a
   // time over its w_rows weight rows (fewer in the last block) and the first a_rows of its
   // token tile's `tokens` activation rows, as a GEMM CTA's k-tiles take them in; STEPS steps' loads are in flight at once.
   // A row block's token tiles are neighbours in launch order, so they run at once and share the
-  // weight's DRAM read through L2, as the winner's cluster shares it through multicast.
-  const int tiles = gridDim.x / w_blocks;
-  const int rb = blockIdx.x / tiles, tt = blockIdx.x % tiles;
+  // weight's DRAM read through L2, as the winner's cluster shares it through multicast. With K in
+  // `slices` slices (split-K), CTA sl of a tile walks only its slice's steps.
+  const int tt = blockIdx.x % tiles, sl = (blockIdx.x / tiles) % slices, rb = blockIdx.x / (tiles * slices);
   const int rows_here = min(w_rows, n - rb * w_rows);
   const int w_vecs = rows_here * step_vec, a_vecs = a_rows * step_vec;
   const uint4* wb = w + (long long)rb * w_rows * kvec_row;
@@ -66,13 +66,13 @@ extern "C" __global__ void intake_read(const uint4* __restrict__ w, const uint4*
     a_on[q] = j < a_vecs;
     a_off[q] = (long long)(j / step_vec) * kvec_row + j % step_vec;
   }
-  const int steps = kvec_row / step_vec;
+  const int steps = kvec_row / step_vec / slices, first_step = sl * steps;
   unsigned acc = 0;  // the wrapping sum of every 32-bit word read: checked against torch before timing
   for (int s0 = 0; s0 < steps; s0 += STEPS) {
     uint4 v[STEPS * (PW + PA)];
 #pragma unroll
     for (int d = 0; d < STEPS; ++d) {
-      const long long k_off = (long long)(s0 + d) * step_vec;
+      const long long k_off = (long long)(first_step + s0 + d) * step_vec;
       const bool live = s0 + d < steps;
 #pragma unroll
       for (int q = 0; q < PW + PA; ++q) {
@@ -102,6 +102,7 @@ class Intake:
     tokens: int  # the tile's tokens: the grid's token tiles
     a_rows: int  # activation rows each CTA reads of its token tile (tokens: the winner's intake; 0: none)
     step_bytes: int  # bytes of each row per k-step (the k-tile: 64 deep = 128 B)
+    slices: int = 1  # K slices per tile (split-K), each on its own CTA
 
     def loads_per_step(self, rows: int) -> int:
         return math.ceil(rows * self.step_bytes // 16 / THREADS)
@@ -122,14 +123,22 @@ class Intake:
         """(weight row blocks, token tiles)."""
         return math.ceil(n / self.w_rows), math.ceil(m / self.tokens)
 
+    def ctas(self, m: int, n: int) -> int:
+        blocks, tiles = self.grid(m, n)
+        return blocks * tiles * self.slices
+
     def label(self) -> str:
-        return f"{self.w_rows}w_{self.a_rows}of{self.tokens}a_{self.step_bytes}B"
+        split = f"_k{self.slices}" if self.slices > 1 else ""
+        return f"{self.w_rows}w_{self.a_rows}of{self.tokens}a_{self.step_bytes}B{split}"
 
 
 # Each winner's tile and grid (the replay at ddb3658), its CTAs reading all, half and none of their
 # token tile's activations.
 WINNER_TILES = {"decode.m16": (64, 16, 256), "decode.m64": (96, 64, 256), "decode.m128": (64, 64, 128)}
 INTAKES = {name: [Intake(w, t, a, b) for a in (t, t // 2, 0)] for name, (w, t, b) in WINNER_TILES.items()}
+# The lever for decode.m128 if its intake is the bound: 128 weight rows per CTA halve the activation
+# bytes per weight byte, and two K slices keep 128 CTAs (what a cluster split-K kernel would read).
+INTAKES["decode.m128"] += [Intake(128, 64, a, 128, slices=2) for a in (64, 0)]
 
 
 def compile_intake_read(intake: Intake) -> tuple[bytes, int]:
@@ -163,9 +172,9 @@ class IntakeRead(ReadKernel):
         blocks, tiles = self.intake.grid(m, n)
         args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_void_p(a.data_ptr()), ctypes.c_int(n),
                 ctypes.c_int(self.intake.w_rows), ctypes.c_int(self.intake.tokens), ctypes.c_int(self.intake.a_rows),
-                ctypes.c_int(blocks), ctypes.c_int(k // 8), ctypes.c_int(self.intake.step_bytes // 16),
-                ctypes.c_void_p(sink.data_ptr()))
-        return self.launch_with(blocks * tiles, THREADS, args, ONE_PER_SM_SMEM)
+                ctypes.c_int(tiles), ctypes.c_int(self.intake.slices), ctypes.c_int(k // 8),
+                ctypes.c_int(self.intake.step_bytes // 16), ctypes.c_void_p(sink.data_ptr()))
+        return self.launch_with(blocks * tiles * self.intake.slices, THREADS, args, ONE_PER_SM_SMEM)
 
 
 def measure(reps: int) -> list[dict[str, Any]]:
@@ -191,10 +200,10 @@ def measure(reps: int) -> list[dict[str, Any]]:
             us = median_us(fns, reps)
             blocks, tiles = intake.grid(m, n)
             intake_bytes = tiles * w_bytes + tiles * blocks * intake.a_rows * k * 2
-            reads.append({**asdict(intake), "label": intake.label(), "ctas": blocks * tiles,
+            reads.append({**asdict(intake), "label": intake.label(), "ctas": intake.ctas(m, n),
                           "registers": kernel.registers, "us": us,
                           "of_linear": linear_us / us, "intake_bytes": intake_bytes,
-                          "intake_gb_per_s_per_cta": intake_bytes / (blocks * tiles) / (us * 1e3)})
+                          "intake_gb_per_s_per_cta": intake_bytes / intake.ctas(m, n) / (us * 1e3)})
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "cublas_us": cublas_us,
                      "linear_us": linear_us, "reads": reads})
         print(f"{name:12s} cuBLAS {cublas_us:6.2f} µs  linear read {linear_us:6.2f} µs; one CTA per SM: "

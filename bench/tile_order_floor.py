@@ -155,7 +155,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
     from bench.stream_floor import StreamRead, decode_operands
 
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    kernels = {TileRead.key(w): TileRead(w) for w in WALKS if w.buildable}
+    kernels = {key: TileRead(w) for key, w in {TileRead.key(w): w for w in WALKS if w.buildable}.items()}
     linear = StreamRead(8, (256, 2))  # session 14's fastest linear geometry on every decode shape
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []

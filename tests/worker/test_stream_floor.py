@@ -82,22 +82,26 @@ def test_intake_read_covers_each_ctas_tiles() -> None:
     from bench.intake_floor import THREADS, Intake
 
     m, n, k = 32, 160, 8 * 64  # 160 rows: a partial last block of 96-row tiles
-    for intake in (Intake(96, 16, 16, 256), Intake(64, 16, 8, 128), Intake(64, 32, 0, 128)):
+    for intake in (Intake(96, 16, 16, 256), Intake(64, 16, 8, 128), Intake(64, 32, 0, 128),
+                   Intake(64, 16, 16, 128, slices=2)):
         kvec, step_vec = k // 8, intake.step_bytes // 16
         blocks, tiles = intake.grid(m, n)
+        steps = kvec // step_vec // intake.slices
         w_reads: collections.Counter[int] = collections.Counter()
         a_reads: collections.Counter[int] = collections.Counter()
-        for cta, t, s in itertools.product(range(blocks * tiles), range(THREADS), range(kvec // step_vec)):
-            rb, tt = cta // tiles, cta % tiles  # a row block's token tiles are launch neighbours
+        for cta, t, s in itertools.product(range(intake.ctas(m, n)), range(THREADS), range(steps)):
+            # a row block's token tiles, then its K slices, are launch neighbours
+            tt, sl, rb = cta % tiles, (cta // tiles) % intake.slices, cta // (tiles * intake.slices)
+            k_step = (sl * steps + s) * step_vec
             rows_here = min(intake.w_rows, n - rb * intake.w_rows)
             for q in range(intake.pw):
                 j = t + q * THREADS
                 if j < rows_here * step_vec:
-                    w_reads[rb * intake.w_rows * kvec + (j // step_vec) * kvec + j % step_vec + s * step_vec] += 1
+                    w_reads[rb * intake.w_rows * kvec + (j // step_vec) * kvec + j % step_vec + k_step] += 1
             for q in range(intake.pa):
                 j = t + q * THREADS
                 if j < intake.a_rows * step_vec:
-                    a_reads[tt * intake.tokens * kvec + (j // step_vec) * kvec + j % step_vec + s * step_vec] += 1
+                    a_reads[tt * intake.tokens * kvec + (j // step_vec) * kvec + j % step_vec + k_step] += 1
         assert sorted(w_reads) == list(range(n * kvec)) and set(w_reads.values()) == {tiles}
         wanted = [tt * intake.tokens * kvec + i for tt in range(math.ceil(m / intake.tokens))
                   for i in range(intake.a_rows * kvec)]
@@ -141,4 +145,4 @@ def test_read_kernels_launch_with_their_grid_memory_and_arguments(monkeypatch) -
     intake.launcher(w, a, sink, 64)()
     assert calls[0][:3] == (264, 256, 0)
     assert calls[1] == (256 // walk.rows * walk.slices, walk.threads, ONE_PER_SM_SMEM, walk.rows)
-    assert calls[2] == (4, THREADS, ONE_PER_SM_SMEM, 256)  # 4 weight blocks x 1 token tile; its n
+    assert calls[2] == (4, THREADS, ONE_PER_SM_SMEM, 256)  # 4 weight blocks x 1 token tile x 1 slice; its n
