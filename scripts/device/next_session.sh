@@ -169,8 +169,15 @@
 #     epilogue, session30_c.py) ties or loses. `kiln bench tile-floor` (H200): m16 and m64's winners
 #     stream W as fast as a plain read in their tile order and occupancy (0.89-0.94 of linear);
 #     decode.m128's is at 0.85 where its order's plain read at one CTA per SM reaches 0.95. Replay at
-#     ddb3658: geomean 1.030. Next: (a) FIRST `bash scripts/device/session32_a.sh` (~2 min: session 32 ran session31_a.sh on an
-#     H100, whose e2e transcript passed but whose intake floor was depth-bound; fixed at 4bf43cb; built in
+#     ddb3658: geomean 1.030. Session 32 (H100s only): the floors were register-bound (no launch bounds; fixed at
+#     74c50e1); the intake floor answers (a) below: m128's winner intake reads at 0.79 of linear, 0.88
+#     weight-only, and 128-row tiles on two K slices at 0.88 with their full intake (README).
+#     NEXT: FIRST `bash scripts/device/session32_c.sh` (~2 min; compile_twins.py session32_c, then
+#     prepare_carry.sh): the winner beside 128x64 cluster split-K twins (cooperative / ping-pong /
+#     128-deep). If one comes within reach, make the cluster split kernel multicast nothing but read
+#     as the plain read does (profile it against the winner with `kiln bench profile`), then put
+#     the tile in the decode space (space._sm90_swapped_configs) and re-search decode.m128.
+#     Earlier: (a) built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
 #     k-step at one CTA per SM: m128's 64x64 takes ~54 B/clk/SM in, m64's 28); if m128's 0.85 is
 #     that ceiling (full intake ~0.85, weight alone ~0.95), the lever is fewer activation bytes
