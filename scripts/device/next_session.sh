@@ -172,11 +172,11 @@
 #     ddb3658: geomean 1.030. Session 32 (H100s only): the floors were register-bound (no launch bounds; fixed at
 #     74c50e1); the intake floor answers (a) below: m128's winner intake reads at 0.79 of linear, 0.88
 #     weight-only, and 128-row tiles on two K slices at 0.88 with their full intake (README).
-#     NEXT: FIRST `bash scripts/device/session32_c.sh` (~2 min; compile_twins.py session32_c, then
-#     prepare_carry.sh): the winner beside 128x64 cluster split-K twins (cooperative / ping-pong /
-#     128-deep). If one comes within reach, make the cluster split kernel multicast nothing but read
-#     as the plain read does (profile it against the winner with `kiln bench profile`), then put
-#     the tile in the decode space (space._sm90_swapped_configs) and re-search decode.m128.
+#     Run D (session32_c.sh, H100): 128x64 cluster split-K twins lose 4-17% to the winner (its 1x2
+#     weight multicast beats its own plain-read floor: 0.83 against 0.79). NEXT for decode.m128: the
+#     slices of a 128-row tile on one CTA's two consumer warpgroups (a K split inside the CTA, summed
+#     through shared memory) under the winner's 1x2 weight multicast over the token pair; run
+#     session32_c.sh on an H200 too (every session 32 run got an H100).
 #     Earlier: (a) built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
 #     k-step at one CTA per SM: m128's 64x64 takes ~54 B/clk/SM in, m64's 28); if m128's 0.85 is
