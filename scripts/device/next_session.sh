@@ -173,9 +173,10 @@
 #     74c50e1); the intake floor answers (a) below: m128's winner intake reads at 0.79 of linear, 0.88
 #     weight-only, and 128-row tiles on two K slices at 0.88 with their full intake (README).
 #     Run D (session32_c.sh, H100): 128x64 cluster split-K twins lose 4-17% to the winner (its 1x2
-#     weight multicast beats its own plain-read floor: 0.83 against 0.79). NEXT for decode.m128: the
-#     slices of a 128-row tile on one CTA's two consumer warpgroups (a K split inside the CTA, summed
-#     through shared memory) under the winner's 1x2 weight multicast over the token pair; run
+#     weight multicast beats its own plain-read floor: 0.83 against 0.79). Half the activation bytes per
+#     weight byte at 128 CTAs needs 128-row tiles on two K slices AND the weight multicast over the
+#     token pair: four-CTA clusters (120 resident, one short of a round) or parallel split-K under a
+#     1x2 cluster (session 22 run C: 32.0-34.4 us against the winner's 30.0-30.3 on the H200). Run
 #     session32_c.sh on an H200 too (every session 32 run got an H100).
 #     Earlier: (a) built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
