@@ -16,8 +16,13 @@ byte into each SM. Every variant of a shape keeps the same weight loads in fligh
 come on top), and a row block's token tiles are launched together so they share the weight's DRAM
 read through L2 as the winner's 1x2 cluster shares it through multicast: session 32's first run (an
 H100) had neither, and its weight-only reads were depth-bound (0.62-0.75 of linear, far under
-tile-floor's plain reads in the same run). Each read is verified (the wrapping sum of every word read equals torch's) before
-it is timed, in the same process as the linear read and cuBLAS.
+tile-floor's plain reads in the same run). Each read is verified (the wrapping sum of every word
+read equals torch's) before it is timed, in the same process as the linear read and cuBLAS.
+
+Session 32 run C (H100): m128's winner intake reads at 0.79 of linear, 0.88 weight-only, and the
+128-row two-slice intake at 0.88; m64's intake costs 2%, m16's nothing. The winner kernel itself
+runs at 0.83 (its weight multicast beats this plain read), and 128x64 cluster split-K kernels lose
+4-17% to it (README, Known gaps).
 """
 
 from __future__ import annotations
