@@ -176,8 +176,9 @@
 #     weight multicast beats its own plain-read floor: 0.83 against 0.79). Half the activation bytes per
 #     weight byte at 128 CTAs needs 128-row tiles on two K slices AND the weight multicast over the
 #     token pair: four-CTA clusters (120 resident, one short of a round) or parallel split-K under a
-#     1x2 cluster (session 22 run C: 32.0-34.4 us against the winner's 30.0-30.3 on the H200). Run
-#     session32_c.sh on an H200 too (every session 32 run got an H100).
+#     1x2 cluster (session 22 run C: 32.0-34.4 us against the winner's 30.0-30.3 on the H200). FIRST next
+#     session: `bash scripts/device/session32_d.sh` (~5 min, kind nvidia-h200): session 32's runs on an H200
+#     (the split twins, the three floors, the e2e transcript); compile_twins.py session32_c first.
 #     Earlier: (a) built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
 #     k-step at one CTA per SM: m128's 64x64 takes ~54 B/clk/SM in, m64's 28); if m128's 0.85 is
