@@ -185,10 +185,9 @@ class IntakeRead(ReadKernel):
 def measure(reps: int) -> list[dict[str, Any]]:
     import torch
 
-    from bench.stream_floor import StreamRead, decode_operands
+    from bench.stream_floor import LinearReference, decode_operands
 
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    linear = StreamRead(8, (256, 2))  # the linear reference: 2 CTAs of 256 per SM, 8 loads each
+    linear = LinearReference()
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
@@ -196,7 +195,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
         acts = [torch.randn(m, k, dtype=torch.float16, device="cuda") for _ in weights]
         w_bytes = 2 * n * k
         cublas_us = median_us(cublas, reps)
-        linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
+        linear_us = linear.median_us(weights, sink, reps)
         reads = []
         for intake in INTAKES[name]:
             kernel = IntakeRead(intake)

@@ -152,11 +152,10 @@ class TileRead(ReadKernel):
 def measure(reps: int) -> list[dict[str, Any]]:
     import torch
 
-    from bench.stream_floor import StreamRead, decode_operands
+    from bench.stream_floor import LinearReference, decode_operands
 
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
     kernels = {key: TileRead(w) for key, w in {TileRead.key(w): w for w in WALKS if w.buildable}.items()}
-    linear = StreamRead(8, (256, 2))  # session 14's fastest linear geometry on every decode shape
+    linear = LinearReference()
     sink = torch.zeros(1, dtype=torch.int32, device="cuda")
     rows = []
     for name, (m, n, k) in DECODE.items():
@@ -164,7 +163,7 @@ def measure(reps: int) -> list[dict[str, Any]]:
         sets = len(weights)
         w_bytes = 2 * n * k
         cublas_us = median_us(cublas, reps)
-        linear_us = median_us([linear.launcher(w, sink, 2 * sms, 256) for w in weights], reps)
+        linear_us = linear.median_us(weights, sink, reps)
         walks = []
         for walk in (w for w in WALKS if w.fits(n, k)):
             kernel = kernels[TileRead.key(walk)]

@@ -146,3 +146,28 @@ def test_read_kernels_launch_with_their_grid_memory_and_arguments(monkeypatch) -
     assert calls[0][:3] == (264, 256, 0)
     assert calls[1] == (256 // walk.rows * walk.slices, walk.threads, ONE_PER_SM_SMEM, walk.rows)
     assert calls[2] == (4, THREADS, ONE_PER_SM_SMEM, 256)  # 4 weight blocks x 1 token tile x 1 slice; its n
+
+
+def test_the_linear_reference_launches_two_256_thread_ctas_per_sm(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The one linear read tile-floor and intake-floor quote against: 2 CTAs of 256 threads per SM,
+    built with launch bounds saying so (a recording launch stands in for the GPU)."""
+    import types
+
+    import torch
+
+    from bench import stream_floor
+
+    built, launched = [], []
+
+    class Recording:
+        def __init__(self, unroll: int, bounds: tuple[int, int]) -> None:
+            built.append((unroll, bounds))
+
+        def launcher(self, w, sink, blocks, threads):  # type: ignore[no-untyped-def]
+            launched.append((blocks, threads))
+            return lambda: None
+
+    monkeypatch.setattr(stream_floor, "StreamRead", Recording)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda _: types.SimpleNamespace(multi_processor_count=132))
+    fns = stream_floor.LinearReference().launchers([object(), object()], None)
+    assert built == [(8, (256, 2))] and launched == [(264, 256)] * 2 and len(fns) == 2
