@@ -74,6 +74,11 @@ CASES = [
              split_k_mode="cluster", split_k=4), GemmProblem.from_spec(GemmSpec(m=4096, n=16, k=4096)), H),
     (P.streamk_for_tails, C90, replace(C90, tile_scheduler=TileScheduler.streamk),
      GemmProblem.from_spec(GemmSpec(m=132 * 128, n=128, k=4096)), H),  # exactly one full wave: nothing to balance
+    # llama7b.down's 256 tiles of 256x128 make 1.94 rounds: forced stream-K lost 15-43% there (session 33 run A);
+    # its 352 tiles of 128x192 make 2.67, a third of the last round idle: stream-K stays in
+    (P.streamk_for_tails, replace(C90, tile=(128, 192, 64), cluster=(1, 2), tile_scheduler=TileScheduler.streamk),
+     replace(C90, tile=(256, 128, 64), cluster=(1, 2), tile_scheduler=TileScheduler.streamk,
+             decomposition=Decomposition.streamk), GemmProblem.from_spec(GemmSpec(m=2048, n=4096, k=11008)), H),
     (P.streamk_runs_as_asked, replace(SK64, decomposition=Decomposition.streamk), SK64, RES5, H),  # heuristic: DP
     (P.streamk_runs_as_asked, SK64, replace(SK64, decomposition=Decomposition.streamk), M128, H),  # forced = heuristic
     (P.cluster_useful, replace(C90, cluster=(1, 2)), replace(C90, cluster=(2, 1)), DECODE, H),
