@@ -241,8 +241,7 @@ def streamk_for_tails(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | 
     """Stream-K pays when the last wave is mostly empty; otherwise the persistent scheduler wins.
     Forcing it onto a nearly full last round to take back its idle 3% lost 2.5-43% on the H100
     (llama7b.o_proj, down and qkv, bert-large.attn_out/ffn1/ffn2, bert-base.ffn2; session 33 run A,
-    gemm_pairs_h100_20261206_session33_a_streamk.json), more the longer K: CTAs wait on the peers
-    of their shared tiles."""
+    gemm_pairs_h100_20261206_session33_a_streamk.json), more the longer K (README, Known gaps)."""
     if cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk:
         return None
     tiles = _tiles(cfg, p)

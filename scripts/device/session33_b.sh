@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Session 33, run B (~9 min): the full GEMM suite search (`kiln bench gemm --limit 16`) on whatever
+# card the call gets. Every session 32-33 call that asked for an H200 got an H100, and the service
+# routes winners by GPU model, so an H100 fleet tunes its own: this is its first full search. About
+# half of the 167 selected cubins were compiled on the CPU host first (`kiln compile --file
+# .devcarry/gemm_problems.json --arch sm_90a --limit 16`, cut off when the run was due); the search's
+# prefill compiles the rest here on 16 cores (suite_search in prelude.sh) and return_new_cache
+# brings them back.
+set -u
+source scripts/device/prelude.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
+suite_search "$(python3 -c "import json; print(' '.join(json.load(open('.devcarry/gemm_problems.json'))['names']))")" 260
+return_new_cache
