@@ -176,9 +176,9 @@
 #     weight multicast beats its own plain-read floor: 0.83 against 0.79). Half the activation bytes per
 #     weight byte at 128 CTAs needs 128-row tiles on two K slices AND the weight multicast over the
 #     token pair: four-CTA clusters (120 resident, one short of a round) or parallel split-K under a
-#     1x2 cluster (session 22 run C: 32.0-34.4 us against the winner's 30.0-30.3 on the H200). FIRST next
-#     session: `bash scripts/device/session32_d.sh` (~5 min, kind nvidia-h200): session 32's runs on an H200
-#     (the split twins, the three floors, the e2e transcript); compile_twins.py session32_c first.
+#     1x2 cluster (session 22 run C: 32.0-34.4 us against the winner's 30.0-30.3 on the H200). Session 33 ran the
+#     split twins and the intake floor again (H100 again: 1.00x, the same ratios); session32_d.sh still
+#     holds them for an H200.
 #     Earlier: (a) built in
 #     session 30: `kiln bench intake-floor`, each winner's weight + all/half/no activation rows per
 #     k-step at one CTA per SM: m128's 64x64 takes ~54 B/clk/SM in, m64's 28); if m128's 0.85 is
@@ -186,6 +186,18 @@
 #     per weight byte into each SM without split-K partials (e.g. a 128-weight-row swapped tile under
 #     cluster split-K on 128 CTAs, whose reduction is DSMEM). (b) a mainloop that feeds activations
 #     to wgmma from registers (unswapped A) would cut the shared-memory intake but not the L2 one.
+#  2n. Session 33 (every call got an H100): (a) `session33_a.sh`: stream-K forced onto the compute-bound
+#     shapes' nearly full last round (o_proj, down, qkv, bert-large attn_out/ffn1/ffn2, bert-base.ffn2)
+#     loses 2.5-43%, more the longer K; `session33_b.sh`'s Nsight Compute pass: sharing the tiles takes
+#     DRAM reads 71 -> 127 MB (o_proj) and 192 -> 520 MB (down): staggered K offsets lose the L2.
+#     (b) `session33_b.sh`: the first full suite search on an H100, geomean 1.036
+#     (gemm_h100_20261206_session33_b_search.json; compile the selection on the CPU host first, 167
+#     cubins, ~37 min on 2 cores). (c) `session33_c.sh`: cuBLAS's H100 pairing (128x256 under 2x1) ties
+#     the winners and still reads 23% more L2 sectors than nvjet's kernel of the same tile and cluster:
+#     that excess is CUTLASS's TMA load path (box split / multicast slice), the lead left for the
+#     compute-bound 0.98s: count UTMALDG per k-block per CTA in Kiln's SASS against nvjet's (ncu
+#     --page source on the GPU host, NCU_SASS=1 ncu_profile) before building anything.
+#     The H200 figures (replay at ddb3658) stand; if an H200 ever serves a call, `suite_replay` at main.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
