@@ -195,8 +195,9 @@
 #     cubins, ~37 min on 2 cores). (c) `session33_c.sh`: cuBLAS's H100 pairing (128x256 under 2x1) ties
 #     the winners and still reads 23% more L2 sectors than nvjet's kernel of the same tile and cluster:
 #     that excess is CUTLASS's TMA load path (box split / multicast slice), the lead left for the
-#     compute-bound 0.98s: count UTMALDG per k-block per CTA in Kiln's SASS against nvjet's (ncu
-#     --page source on the GPU host, NCU_SASS=1 ncu_profile) before building anything.
+#     compute-bound 0.98s. Run D (session33_d.sh): Kiln and nvjet issue the same UTMALDG counts (one
+#     unicast + one multicast per tile per k-block), so compare TMA box shapes and L2 promotion next
+#     (Kiln's are in its launch meta; nvjet's only in ncu's memory-workload tables: sectors/request).
 #     The H200 figures (replay at ddb3658) stand; if an H200 ever serves a call, `suite_replay` at main.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
