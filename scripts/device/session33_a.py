@@ -46,6 +46,8 @@ TILES: dict[str, tuple[tuple[int, int, int], ...]] = {
 
 
 def cooperative(winner: KernelConfig, tile: tuple[int, int, int], scheduler: TileScheduler) -> KernelConfig:
+    """`winner`'s epilogue, dtype and launch arguments on a cooperative `tile` under a 1x2 cluster with
+    the TMA epilogue: the frame CUTLASS's stream-K scheduler needs (ping-pong has none)."""
     return replace(winner, tile=tile, cluster=(1, 2), schedule=Schedule.cooperative, swap_ab=False,
                    epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=scheduler, warp_stores=False,
                    split_k=1, split_k_mode="none", decomposition=Decomposition.heuristic)

@@ -17,16 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from session18_b import main, stored_winners  # noqa: E402
+from session33_a import cooperative  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
-from worker.kernels.config import (  # noqa: E402
-    Decomposition,
-    EpilogueSchedule,
-    KernelConfig,
-    Raster,
-    Schedule,
-    TileScheduler,
-)
+from worker.kernels.config import KernelConfig, Raster, TileScheduler  # noqa: E402
 
 WINNERS = Path("bench/results/gemm_h100_20261206_session33_b_search.json")
 SHAPES = ("llama7b.o_proj", "llama7b.down", "llama7b.qkv", "bert-large.ffn2", "bert-large.attn_out")
@@ -36,10 +30,8 @@ def twins(winner: KernelConfig) -> list[KernelConfig]:
     out = [winner]
     for tile in ((128, 256, 64), (256, 128, 64)):
         for cluster in ((2, 1), (1, 2)):
-            twin = replace(winner, tile=tile, cluster=cluster, schedule=Schedule.cooperative, swap_ab=False,
-                           epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent,
-                           warp_stores=False, split_k=1, split_k_mode="none", decomposition=Decomposition.heuristic,
-                           raster=Raster.heuristic, max_swizzle=1, l2_promotion=winner.l2_promotion)
+            twin = replace(cooperative(winner, tile, TileScheduler.persistent), cluster=cluster,
+                           raster=Raster.heuristic, max_swizzle=1)
             if twin.name not in {c.name for c in out}:
                 out.append(twin)
     return out
