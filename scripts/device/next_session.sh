@@ -197,7 +197,9 @@
 #     that excess is CUTLASS's TMA load path (box split / multicast slice), the lead left for the
 #     compute-bound 0.98s. Run D (session33_d.sh): Kiln and nvjet issue the same UTMALDG counts (one
 #     unicast + one multicast per tile per k-block), so compare TMA box shapes and L2 promotion next
-#     (Kiln's are in its launch meta; nvjet's only in ncu's memory-workload tables: sectors/request).
+#     (Kiln's are in its launch meta; nvjet's only in ncu's memory-workload tables). Run C's counters:
+#     nvjet reads 421 MB from L2 for 805 MB into the SMs, under the 537 MB a one-operand 2-CTA multicast
+#     needs (Kiln 510): add lts__t_sectors_srcunit_ltcfabric and the multicast metrics to ncu_digest.
 #     The H200 figures (replay at ddb3658) stand; if an H200 ever serves a call, `suite_replay` at main.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
