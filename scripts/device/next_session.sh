@@ -199,7 +199,8 @@
 #     unicast + one multicast per tile per k-block), so compare TMA box shapes and L2 promotion next
 #     (Kiln's are in its launch meta; nvjet's only in ncu's memory-workload tables). Run C's counters:
 #     nvjet reads 421 MB from L2 for 805 MB into the SMs, under the 537 MB a one-operand 2-CTA multicast
-#     needs (Kiln 510): add lts__t_sectors_srcunit_ltcfabric and the multicast metrics to ncu_digest.
+#     needs (Kiln 510); the L2 fabric's sectors (2.0M nvjet, 2.4-2.8M Kiln) do not explain it. Find how
+#     nvjet's pair shares more: ncu's per-instruction memory table on its UTMALDG rows (bytes a request).
 #     The H200 figures (replay at ddb3658) stand; if an H200 ever serves a call, `suite_replay` at main.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
