@@ -174,12 +174,12 @@ class IntakeRead(ReadKernel):
 
     def launcher(self, w: Any, a: Any, sink: Any, m: int) -> Any:
         n, k = w.shape
-        blocks, tiles = self.intake.grid(m, n)
+        _, tiles = self.intake.grid(m, n)
         args = (ctypes.c_void_p(w.data_ptr()), ctypes.c_void_p(a.data_ptr()), ctypes.c_int(n),
                 ctypes.c_int(self.intake.w_rows), ctypes.c_int(self.intake.tokens), ctypes.c_int(self.intake.a_rows),
                 ctypes.c_int(tiles), ctypes.c_int(self.intake.slices), ctypes.c_int(k // 8),
                 ctypes.c_int(self.intake.step_bytes // 16), ctypes.c_void_p(sink.data_ptr()))
-        return self.launch_with(blocks * tiles * self.intake.slices, THREADS, args, ONE_PER_SM_SMEM)
+        return self.launch_with(self.intake.ctas(m, n), THREADS, args, ONE_PER_SM_SMEM)
 
 
 def measure(reps: int) -> list[dict[str, Any]]:
@@ -203,11 +203,12 @@ def measure(reps: int) -> list[dict[str, Any]]:
             verified(fns[0], weights[0], sink, expected_sum(weights[0], acts[0], intake, m))
             us = median_us(fns, reps)
             blocks, tiles = intake.grid(m, n)
+            ctas = intake.ctas(m, n)
             intake_bytes = tiles * w_bytes + tiles * blocks * intake.a_rows * k * 2
-            reads.append({**asdict(intake), "label": intake.label(), "ctas": intake.ctas(m, n),
+            reads.append({**asdict(intake), "label": intake.label(), "ctas": ctas,
                           "registers": kernel.registers, "us": us,
                           "of_linear": linear_us / us, "intake_bytes": intake_bytes,
-                          "intake_gb_per_s_per_cta": intake_bytes / intake.ctas(m, n) / (us * 1e3)})
+                          "intake_gb_per_s_per_cta": intake_bytes / ctas / (us * 1e3)})
         rows.append({"shape": name, "m": m, "n": n, "k": k, "weight_bytes": w_bytes, "cublas_us": cublas_us,
                      "linear_us": linear_us, "reads": reads})
         print(f"{name:12s} cuBLAS {cublas_us:6.2f} µs  linear read {linear_us:6.2f} µs; one CTA per SM: "
