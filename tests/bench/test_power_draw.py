@@ -98,3 +98,16 @@ def test_sustained_window_samples_the_gpu_it_keeps_busy() -> None:
         w = sustained_window(lambda i: a[i] @ a[1 - i], 2, 1.0, nvml, sampler)
     assert w["samples"] >= 20 and 300 <= w["sm_mhz_mean"] <= 3000
     assert w["gpu_busy"] > 0.9 and w["mj_per_launch"] > 0 and w["launches"] >= 16
+
+
+@pytest.mark.gpu
+def test_launchers_verify_on_random_operands_then_zero_them_and_record_failures() -> None:
+    import torch
+
+    from bench.power_draw import launchers
+
+    row = {"name": "tiny", "m": 256, "n": 256, "k": 256, "dtype": "f16", "epilogue": "none",
+           "winner": {"family": "sm90_tma", "tile": [128, 128, 64], "cluster": [1, 1]}}
+    launch, sets, failed = launchers([row], {}, "zeros")  # no cubin for the Kiln kernel: recorded, not fatal
+    assert list(launch) == ["library"] and len(failed) == 1 and "KeyError" in next(iter(failed.values()))
+    assert sets >= 2 and torch.count_nonzero(launch["library"](0)) == 0
