@@ -202,6 +202,19 @@
 #     needs (Kiln 510); the L2 fabric's sectors (2.0M nvjet, 2.4-2.8M Kiln) do not explain it. Find how
 #     nvjet's pair shares more: ncu's per-instruction memory table on its UTMALDG rows (bytes a request).
 #     The H200 figures (replay at ddb3658) stand; if an H200 ever serves a call, `suite_replay` at main.
+#  2o. Sessions 34-35 (H100s): `kiln bench power` (bench/power_draw.py, NVML clock and energy per launch under
+#     sustained load; `--data zeros` takes the tensor cores' data toggles away). At the 700 W cap on random
+#     operands Kiln's compute-bound winners need 0.92-1.00x nvjet's cycles but get a 0.95-1.00x clock; on
+#     zeros they tie or lead (square.8192 1.05x) while drawing 5-19% more watts: the 0.98s are power Kiln
+#     burns outside the data path (README "The compute-bound 0.98s are power"). Multicast, cuBLAS's pairing
+#     and swapped operand roles (session35_a.py: the weight as wgmma's A) move it by ~1% at most; swapped
+#     256x128 1x2 is 0.3-0.5% ahead on o_proj/down in burst timing only. Next: (a) what burns the excess at
+#     equal HGMMA counts: build twins that change one non-datapath behaviour each and compare watts at
+#     --data zeros: mbarrier waits with a suspend-time hint (try_wait.parity with suspendTimeHint) for the
+#     consumers and the producer, an epilogue without the alpha FMUL (OnlyAlphaScaling off / a bare convert),
+#     fewer producer warps; (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
+#     kernel before each): a kernel that draws more is clocked down sooner there (o_proj 0.974 burst against
+#     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).

@@ -107,7 +107,8 @@ def test_launchers_verify_on_random_operands_then_zero_them_and_record_failures(
     from bench.power_draw import launchers
 
     row = {"name": "tiny", "m": 256, "n": 256, "k": 256, "dtype": "f16", "epilogue": "none",
-           "winner": {"family": "sm90_tma", "tile": [128, 128, 64], "cluster": [1, 1]}}
+           "winner": {"family": "sm90_tma", "dtype": "f16", "layout_a": "row", "layout_b": "col", "epilogue": "none",
+                      "tile": [128, 128, 64], "cluster": [1, 1]}}
     launch, sets, failed = launchers([row], {}, "zeros")  # no cubin for the Kiln kernel: recorded, not fatal
     assert list(launch) == ["library"] and len(failed) == 1 and "KeyError" in next(iter(failed.values()))
     assert sets >= 2 and torch.count_nonzero(launch["library"](0)) == 0
