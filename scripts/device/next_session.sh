@@ -210,9 +210,9 @@
 #     and swapped operand roles (session35_a.py: the weight as wgmma's A) move it by ~1% at most; swapped
 #     256x128 1x2 is 0.3-0.5% ahead on o_proj/down in burst timing only. Next: (a) what burns the excess at
 #     equal HGMMA counts: build twins that change one non-datapath behaviour each and compare watts at
-#     --data zeros: mbarrier waits with a suspend-time hint (try_wait.parity with suspendTimeHint) for the
-#     consumers and the producer, an epilogue without the alpha FMUL (OnlyAlphaScaling off / a bare convert),
-#     fewer producer warps; (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
+#     --data zeros (run C: L2 promotion, raster, swizzle, a register epilogue, 3 stages, ping-pong; CUTLASS's
+#     ClusterBarrier::wait already passes a suspend-time hint of 0x989680, so blocking waits do not spin,
+#     but consumer_try_wait's first probe has none); (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
 #     kernel before each): a kernel that draws more is clocked down sooner there (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
