@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 35, run C (~3 min): `kiln bench power` on o_proj's H100 winner beside one-change twins
+# Session 35, run C (~2 min): `kiln bench power` on o_proj's H100 winner beside one-change twins
 # (session35_c.py says which and why), on random and on zeroed operands: which behaviour outside the
 # data path draws the watts. The two compiled twins come from the CPU host (compile_twins.py
 # scripts/device/session35_c_twins.json); the rest reuse the winner's and attn_out's cubins.
@@ -8,7 +8,7 @@ source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm,temperature.gpu --format=csv,noheader
 for data in randn zeros; do
   timeout 150 python3 -m bench.power_draw --result bench/results/gemm_h100_20261206_session33_b_search.json \
-    --extra scripts/device/session35_c_twins.json --only llama7b.o_proj --seconds 2.5 --turns 2 --data $data \
+    --extra scripts/device/session35_c_twins.json --only llama7b.o_proj --seconds 2 --turns 2 --data $data \
     --out $OUT/power_c_$data.json > $OUT/power_c_$data.log 2>&1
   echo "power $data rc=$?"
   grep '^{' $OUT/power_c_$data.log | python3 -c "
