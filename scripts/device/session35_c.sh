@@ -6,7 +6,7 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm,temperature.gpu --format=csv,noheader
-for data in randn zeros; do
+for data in zeros randn; do  # zeros first: the discriminating mode
   timeout 150 python3 -m bench.power_draw --result bench/results/gemm_h100_20261206_session33_b_search.json \
     --extra scripts/device/session35_c_twins.json --only llama7b.o_proj --seconds 2 --turns 2 --data $data \
     --out $OUT/power_c_$data.json > $OUT/power_c_$data.log 2>&1
