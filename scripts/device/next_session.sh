@@ -210,9 +210,14 @@
 #     and swapped operand roles (session35_a.py: the weight as wgmma's A) move it by ~1% at most; swapped
 #     256x128 1x2 is 0.3-0.5% ahead on o_proj/down in burst timing only. Next: (a) what burns the excess at
 #     equal HGMMA counts: build twins that change one non-datapath behaviour each and compare watts at
-#     --data zeros (run C: L2 promotion, raster, swizzle, a register epilogue, 3 stages, ping-pong; CUTLASS's
-#     ClusterBarrier::wait already passes a suspend-time hint of 0x989680, so blocking waits do not spin,
-#     but consumer_try_wait's first probe has none); (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
+#     --data zeros. FIRST `bash scripts/device/session35_c.sh` (prepared, never run: the device budget ran
+#     out on failed starts): o_proj's winner beside L2 promotion 0/256, raster along N, swizzle 8, a register
+#     epilogue, 3 stages and 128x128 ping-pong; compile its cubins on the CPU host first
+#     (`KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/compile_twins.py
+#     bench/results/gemm_h100_20261206_session33_b_search.json scripts/device/session35_c_twins.json`), then
+#     prepare_carry.sh; it ends with the winner under KILN_PDL=0 (Kiln launches with programmatic dependent
+#     launch, torch's cuBLAS calls without). CUTLASS's ClusterBarrier::wait already passes a suspend-time
+#     hint of 0x989680, so blocking waits do not spin; consumer_try_wait's first probe has none. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
 #     kernel before each): a kernel that draws more is clocked down sooner there (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
