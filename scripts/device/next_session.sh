@@ -217,7 +217,12 @@
 #     bench/results/gemm_h100_20261206_session33_b_search.json scripts/device/session35_c_twins.json`), then
 #     prepare_carry.sh; it ends with the winner under KILN_PDL=0 (Kiln launches with programmatic dependent
 #     launch, torch's cuBLAS calls without). CUTLASS's ClusterBarrier::wait already passes a suspend-time
-#     hint of 0x989680, so blocking waits do not spin; consumer_try_wait's first probe has none. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
+#     hint of 0x989680, so blocking waits do not spin; consumer_try_wait's first probe has none. The lead
+#     by count (session 33 run D's SASS page, `kiln bench sass-mix`): Kiln's winner executes 2.19M per-thread
+#     integer/move instructions and 268k alpha FMULs where nvjet executes 0.88M and none (~17 against ~7 per
+#     consumer warp and k-block; nvjet keeps its loop bookkeeping in uniform registers): a CPU-side twin with
+#     the pipeline state made provably warp-uniform and an alpha-free epilogue, SASS-checked here, then
+#     watts at --data zeros. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
 #     kernel before each): a kernel that draws more is clocked down sooner there (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
