@@ -220,9 +220,9 @@
 #     hint of 0x989680, so blocking waits do not spin; consumer_try_wait's first probe has none. The lead
 #     by count (session 33 run D's SASS page, `kiln bench sass-mix`): Kiln's winner executes 2.19M per-thread
 #     integer/move instructions and 268k alpha FMULs where nvjet executes 0.88M and none (~17 against ~7 per
-#     consumer warp and k-block; nvjet keeps its loop bookkeeping in uniform registers): a CPU-side twin with
-#     the pipeline state made provably warp-uniform and an alpha-free epilogue, SASS-checked here, then
-#     watts at --data zeros. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
+#     consumer warp and k-block; nvjet keeps its loop bookkeeping in uniform registers), but by operation
+#     count ~0.1% of the math (README); the 1x1 twin (the L2 serves all 805 MB, not 510) matched the winner's
+#     watts, so the L2 is ruled out. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
 #     kernel before each): a kernel that draws more is clocked down sooner there (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
