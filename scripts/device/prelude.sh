@@ -63,3 +63,15 @@ ncu_profile() {
   wc -c $OUT/raw.csv $OUT/details.csv $OUT/sass.csv 2>/dev/null
   xz -T0 $OUT/raw.csv $OUT/details.csv $OUT/sass.csv 2>/dev/null; rm -f $OUT/prof.ncu-rep; ls -la $OUT
 }
+
+# power_medians LOG: a `kiln bench power` log's per-shape medians, each kernel over the library (the
+# library's own figures as they are), then any kernel that failed verification.
+power_medians() {
+  grep '^{' "$1" | python3 -c "
+import json, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    for k, m in d.get('median', {}).items():
+        print(d['shape'], k[:70], {a.replace('_over_library', '/lib'): round(b, 4) for a, b in m.items() if 'over' in a or k == 'library'})" 2>/dev/null | cut -c1-330
+  grep -E "FAILED|Error" "$1" | head -5 | cut -c1-250
+}

@@ -14,13 +14,7 @@ power() {  # power DATA SHAPES...
     --extra scripts/device/session34_a_twins.json --extra scripts/device/session35_a_twins.json \
     --only "$@" --seconds 2.5 --turns 2 --data $data --out $OUT/power_$data.json > $OUT/power_$data.log 2>&1
   echo "power $data rc=$?"
-  grep '^{' $OUT/power_$data.log | python3 -c "
-import json, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    for k, m in d.get('median', {}).items():
-        print(d['shape'], k[:64], {a.replace('_over_library', '/lib'): round(b, 4) for a, b in m.items() if 'over' in a or k == 'library'})" 2>/dev/null | cut -c1-330
-  grep -E "FAILED|Error" $OUT/power_$data.log | head -5 | cut -c1-250
+  power_medians $OUT/power_$data.log
 }
 if [ "${1:-a}" = b ]; then
   power zeros llama7b.o_proj llama7b.down square.8192 llama7b.qkv

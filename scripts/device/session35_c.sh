@@ -13,13 +13,7 @@ for data in zeros randn; do  # zeros first: the discriminating mode
     --extra scripts/device/session35_c_twins.json --only llama7b.o_proj --seconds 2 --turns 2 --data $data \
     --out $OUT/power_c_$data.json > $OUT/power_c_$data.log 2>&1
   echo "power $data rc=$?"
-  grep '^{' $OUT/power_c_$data.log | python3 -c "
-import json, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    for k, m in d.get('median', {}).items():
-        print(d['shape'], k[:70], {a.replace('_over_library', '/lib'): round(b, 4) for a, b in m.items() if 'over' in a or k == 'library'})" 2>/dev/null | cut -c1-330
-  grep -E "FAILED|Error" $OUT/power_c_$data.log | head -5 | cut -c1-250
+  power_medians $OUT/power_c_$data.log
 done
 KILN_PDL=0 timeout 60 python3 -m bench.power_draw --result bench/results/gemm_h100_20261206_session33_b_search.json \
   --only llama7b.o_proj --seconds 2 --turns 2 --data zeros --out $OUT/power_c_zeros_nopdl.json > $OUT/power_c_zeros_nopdl.log 2>&1
