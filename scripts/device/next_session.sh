@@ -223,7 +223,8 @@
 #     consumer warp and k-block; nvjet keeps its loop bookkeeping in uniform registers), but by operation
 #     count ~0.1% of the math (README); the 1x1 twin (the L2 serves all 805 MB, not 510) matched the winner's
 #     watts, so the L2 is ruled out. (b) the suite's burst timing re-enters the cap from idle every turn (the sleep
-#     kernel before each): a kernel that draws more is likely clocked down sooner there (measure per turn) (o_proj 0.974 burst against
+#     kernel before each): a kernel that draws more is likely clocked down sooner there (`bash
+#     scripts/device/session35_d.sh`: `kiln bench turns`, each launch's time by its place in the turn) (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels

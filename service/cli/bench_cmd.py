@@ -9,7 +9,7 @@ import sys
 MODULES = {"gemm": "bench.gemm_suite", "conv2d": "bench.conv_suite", "compile": "bench.compile_bench",
            "load": "bench.load", "fleet": "bench.fleet", "overhead": "bench.launch_overhead",
            "pairs": "bench.gemm_pairs", "conv-pairs": "bench.conv_pairs", "fit": "bench.ranking_fit", "profile": "bench.kernel_profile",
-           "chain": "bench.launch_chain", "sass-mix": "bench.sass_mix", "floor": "bench.stream_floor", "tile-floor": "bench.tile_order_floor", "intake-floor": "bench.intake_floor", "power": "bench.power_draw",
+           "chain": "bench.launch_chain", "sass-mix": "bench.sass_mix", "floor": "bench.stream_floor", "tile-floor": "bench.tile_order_floor", "intake-floor": "bench.intake_floor", "power": "bench.power_draw", "turns": "bench.turn_profile",
            "phases": "bench.phase_clock", "ncu-digest": "bench.ncu_digest"}
 
 
