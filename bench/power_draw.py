@@ -225,6 +225,11 @@ def summary(windows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
         med[kernel] = {key: statistics.median(w[key] for w in mine)
                        for key in ("us_per_launch", "sm_mhz_mean", "kcycles_per_launch", "mj_per_launch",
                                    "watts_from_energy") if all(w[key] is not None for w in mine)}
+    return over_library(med)
+
+
+def over_library(med: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """Adds to every kernel but the library each of its figures over the library's, as `<key>_over_library`."""
     lib = med["library"]
     for kernel, m in med.items():
         if kernel != "library":
@@ -232,11 +237,16 @@ def summary(windows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return med
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_winner_arguments(p: argparse.ArgumentParser) -> None:
+    """--result/--extra/--only: which stored winners (and twins) a per-shape bench runs beside the library."""
     p.add_argument("--result", type=Path, action="append", required=True, help="a gemm suite result JSON")
     p.add_argument("--extra", type=Path, action="append", default=[], help="more {shapes: [...]} rows: twins to compare")
     p.add_argument("--only", nargs="*", default=None)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_winner_arguments(p)
     p.add_argument("--seconds", type=float, default=3.0, help="each window, its ramp included")
     p.add_argument("--turns", type=int, default=3)
     p.add_argument("--data", choices=DATA, default="randn", help="the operands timed (verification is always random)")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import device_provenance, save_result
+from bench.power_draw import add_winner_arguments, over_library
 
 
 def by_index(turns: list[list[float]]) -> list[float]:
@@ -42,18 +43,12 @@ def summary(profiles: dict[str, list[float]]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for kernel, profile in profiles.items():
         out[kernel] = {**thirds(profile), "turn": statistics.median(profile)}
-    lib = out["library"]
-    for kernel, parts in out.items():
-        if kernel != "library":
-            parts.update({f"{part}_over_library": parts[part] / lib[part] for part in list(parts)})
-    return out
+    return over_library(out)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--result", type=Path, action="append", required=True, help="a gemm suite result JSON")
-    p.add_argument("--extra", type=Path, action="append", default=[], help="more {shapes: [...]} rows: twins to compare")
-    p.add_argument("--only", nargs="*", default=None)
+    add_winner_arguments(p)
     p.add_argument("--turns", type=int, default=20, help="turns per kernel, the kernels taking turns")
     p.add_argument("--reps", type=int, default=60, help="launches per turn")
     p.add_argument("--out", type=Path, default=None)
