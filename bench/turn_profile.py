@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import device_provenance, save_result
-from bench.power_draw import add_winner_arguments, over_library
+from bench.power_draw import add_winner_arguments, launchers, over_library, shape_rows
 
 
 def by_index(turns: list[list[float]]) -> list[float]:
@@ -58,7 +58,6 @@ def main() -> None:
     import torch
 
     from bench.kernel_profile import compile_winners
-    from bench.power_draw import launchers, shape_rows
     from worker.device import visible_gpus
     from worker.gpu_bench import settle, time_launches
 

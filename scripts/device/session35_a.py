@@ -30,16 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from session18_b import main, stored_winners  # noqa: E402
+from session33_a import cooperative  # noqa: E402
 
 from service.specs import GemmSpec  # noqa: E402
-from worker.kernels.config import (  # noqa: E402
-    Decomposition,
-    EpilogueSchedule,
-    KernelConfig,
-    Raster,
-    Schedule,
-    TileScheduler,
-)
+from worker.kernels.config import KernelConfig, Raster, TileScheduler  # noqa: E402
 
 # the H100 search (session 33 run B) and the H200 replay hold the same winners for these shapes,
 # square.8192's tile and some L2 promotions aside
@@ -51,10 +45,9 @@ CLUSTERS = ((1, 2), (2, 1))
 
 
 def swapped(winner: KernelConfig, tile: tuple[int, int, int], cluster: tuple[int, int]) -> KernelConfig:
-    """`winner`'s dtype and epilogue on a swapped cooperative `tile` under the persistent scheduler."""
-    return replace(winner, tile=tile, cluster=cluster, schedule=Schedule.cooperative, swap_ab=True,
-                   epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent,
-                   warp_stores=False, split_k=1, split_k_mode="none", decomposition=Decomposition.heuristic,
+    """`winner`'s dtype and epilogue on a swapped cooperative `tile` under the persistent scheduler:
+    session 33's cooperative frame with A and B exchanged, `cluster` and CUTLASS's own raster."""
+    return replace(cooperative(winner, tile, TileScheduler.persistent), cluster=cluster, swap_ab=True,
                    raster=Raster.heuristic, max_swizzle=1)
 
 

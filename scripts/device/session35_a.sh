@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 35, runs A (~7 min) and B (`bash session35_a.sh b`, ~4 min): the compute-bound winners beside their swapped cooperative twins (the
-# weight as wgmma's A operand, cuBLAS's operand roles; session35_a.py says why), two interleaved
+# Session 35, runs A (~7 min) and B (`bash session35_a.sh b`, ~4 min): the compute-bound winners
+# beside their swapped cooperative twins (the weight as wgmma's A operand, cuBLAS's operand roles;
+# session35_a.py says why), two interleaved
 # turns with cuBLAS; then `kiln bench power` on the same kernels on random operands (session 34
 # run A again, whose result file was lost with its machine, plus the swapped twins) and on zeroed
 # ones (the cap's grip lifted: time ratio against cycle ratio). Every cubin is compiled on the CPU
