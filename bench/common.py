@@ -30,11 +30,23 @@ def git_commit() -> str:
         return os.environ.get("KILN_GIT_COMMIT", "unknown")
 
 
+# Settings that change which kernels run or how they launch: a result timed under one of them cannot be
+# rerun from its command line alone (session 36's PDL A/B ran under KILN_PDL=0, and its first files
+# did not say so).
+BEHAVIOUR_SETTINGS = ("KILN_PDL", "KILN_LAUNCH", "KILN_SKINNY", "KILN_SM90_CONV", "KILN_TUNE_LIMIT")
+
+
+def command_line() -> str:
+    """The command as a shell would rerun it, behaviour-changing settings in front."""
+    settings = [f"{k}={os.environ[k]}" for k in BEHAVIOUR_SETTINGS if k in os.environ]
+    return " ".join([*settings, os.path.basename(sys.executable), *sys.argv])
+
+
 def provenance(gpu: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "git_commit": git_commit(),
-        "command": " ".join([os.path.basename(sys.executable), *sys.argv]),
+        "command": command_line(),
         "host": {"machine": platform.machine(), "cpus": os.cpu_count(), "python": platform.python_version()},
         "gpu": gpu,
     }

@@ -226,6 +226,16 @@
 #     kernel before each): a kernel that draws more is likely clocked down sooner there (`bash
 #     scripts/device/session35_d.sh`: `kiln bench turns`, each launch's time by its place in the turn) (o_proj 0.974 burst against
 #     0.992 sustained); (c) an H200 replay at main (`suite_replay`) if an H200 ever serves a call.
+#  2p. Session 36 (an H200 came on the sixth try): session 35's runs C and D, then o_proj/down with PDL
+#     off (session36_a.sh, session36_b.sh). `kiln bench power` launches back to back, where Kiln's PDL
+#     launches overlap the previous tail and torch's cuBLAS calls do not: with KILN_PDL=0 o_proj's winner
+#     needs 2.0% more cycles than nvjet at the same clock and watts (down 0.7%), the suite's per-launch
+#     timing is flat through the turn (PDL on or off), and only square.8192's 100 ms turns show the cap
+#     biting (Kiln 0.960 -> 1.047 of cuBLAS's time). No one-change twin draws fewer watts. Next: (a) the
+#     256x128 cooperative kernel's fixed cost per launch on o_proj (a K sweep as for attn_out:
+#     `kiln bench pairs --ksweep`, or Nsight Compute's duration with the epilogue cut); (b) the H200
+#     suite replay at main (no kernel code changed since ddb3658, so it only re-measures); (c) repeat
+#     session36_b.sh on an H100 (the session 35 H100 "cycles 0.92-1.00" were taken with PDL on).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
