@@ -461,7 +461,7 @@ def main() -> None:
                                  "library": out.baseline_library, "library_us": out.baseline_time_us})
                     print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
                           flush=True)
-            tiles |= {t for _, t, _ in KSWEEP.values()}
+            tiles |= {t for name, (_, t, _) in KSWEEP.items() if not args.ksweep_only or name in args.ksweep_only}
         if args.decode_ksweep:
             for k in DECODE_KSWEEP_K:
                 out = step.tune_configs(GemmSpec(m=16, n=4096, k=k), DECODE_KSWEEP, "sm_90a", lambda **_: None)

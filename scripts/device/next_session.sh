@@ -231,9 +231,11 @@
 #     launches overlap the previous tail and torch's cuBLAS calls do not: with KILN_PDL=0 o_proj's winner
 #     needs 2.0% more cycles than nvjet at the same clock and watts (down 0.7%), the suite's per-launch
 #     timing is flat through the turn (PDL on or off), and only square.8192's 100 ms turns show the cap
-#     biting (Kiln 0.960 -> 1.047 of cuBLAS's time). No one-change twin draws fewer watts. Next: (a) the
-#     256x128 cooperative kernel's fixed cost per launch on o_proj (a K sweep as for attn_out:
-#     `kiln bench pairs --ksweep`, or Nsight Compute's duration with the epilogue cut); (b) the H200
+#     biting (Kiln 0.960 -> 1.047 of cuBLAS's time). No one-change twin draws fewer watts. Run C (an
+#     H100): o_proj's K sweep puts 0.8 us in fixed cost and 2% in the mainloop's rate. Next: (a) the
+#     consumer mainloop's per-k-block bookkeeping (README, ~17 vs 7 per-thread instructions per warp and
+#     k-block): a mainloop that keeps it on the uniform datapath, timed with KILN_PDL=0 on an H200 with
+#     `kiln bench power` and `kiln bench pairs --ksweep --ksweep-only llama7b.o_proj`; (b) the H200
 #     suite replay at main (no kernel code changed since ddb3658, so it only re-measures); (c) repeat
 #     session36_b.sh on an H100 (the session 35 H100 "cycles 0.92-1.00" were taken with PDL on).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
