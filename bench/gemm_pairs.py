@@ -451,9 +451,8 @@ def main() -> None:
     tiles: set[tuple[int, int, int]] = set()
     try:
         if args.ksweep:
-            for name, ((m, n), tile, sched) in KSWEEP.items():
-                if args.ksweep_only and name not in args.ksweep_only:
-                    continue
+            sweeps = {name: v for name, v in KSWEEP.items() if not args.ksweep_only or name in args.ksweep_only}
+            for name, ((m, n), tile, sched) in sweeps.items():
                 for k in KSWEEP_K:
                     out = step.tune_configs(GemmSpec(m=m, n=n, k=k), ksweep_grid(tile, sched), "sm_90a", lambda **_: None)
                     best = min((c["time_us"] for c in out.candidates if c.get("time_us")), default=None)
@@ -461,7 +460,7 @@ def main() -> None:
                                  "library": out.baseline_library, "library_us": out.baseline_time_us})
                     print(f"{name:20s} K={k:5d} kiln {best or 0:7.2f} µs  library {out.baseline_time_us or 0:7.2f} µs",
                           flush=True)
-            tiles |= {t for name, (_, t, _) in KSWEEP.items() if not args.ksweep_only or name in args.ksweep_only}
+            tiles |= {t for _, t, _ in sweeps.values()}
         if args.decode_ksweep:
             for k in DECODE_KSWEEP_K:
                 out = step.tune_configs(GemmSpec(m=16, n=4096, k=k), DECODE_KSWEEP, "sm_90a", lambda **_: None)

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from bench.common import command_line, provenance
+from bench.common import BEHAVIOUR_SETTINGS, command_line, provenance
 
 
 def test_behaviour_settings_lead_the_recorded_command(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -20,6 +20,6 @@ def test_behaviour_settings_lead_the_recorded_command(monkeypatch: pytest.Monkey
 
 def test_a_plain_run_records_just_its_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["bench/turn_profile.py"])
-    for name in ("KILN_PDL", "KILN_LAUNCH", "KILN_SKINNY", "KILN_SM90_CONV", "KILN_TUNE_LIMIT"):
+    for name in BEHAVIOUR_SETTINGS:
         monkeypatch.delenv(name, raising=False)
     assert command_line().split()[1:] == ["bench/turn_profile.py"]
