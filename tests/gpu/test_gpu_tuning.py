@@ -378,6 +378,14 @@ SINGLE = {
                                       [(16, 4096, 4096), (13, 1000, 1032)]),
     "swapped_64x64_1x2_token_pair": (_single((64, 64, 64), (1, 2), swap_ab=True), [(128, 4096, 11008), (100, 776, 1032)]),
     "plain_64x96_1x4": (_single((64, 96, 128), (1, 4)), [(64, 11008, 4096), (50, 1000, 1032)]),
+    # An odd number of 8-row groups (88 = 11 x 8: 126 tiles on decode.m64 where 96 makes 115): an
+    # extended wgmma width and B's K atoms side by side (render.py: k_first_b_atoms), under the TMA
+    # epilogue's 64x8 subtiles with per-warp stores and under the register epilogue with a bias.
+    "plain_64x88_1x2_odd_width": (replace(_single((64, 88, 128), (1, 2)), warp_stores=True),
+                                  [(64, 11008, 4096), (50, 1000, 1032)]),
+    "plain_64x88_1x1_odd_width_nosmem_bias": (_single((64, 88, 128), (1, 1), Epilogue.bias,
+                                                      epilogue_schedule=EpilogueSchedule.nosmem),
+                                              [(64, 11008, 4096), (50, 1000, 1032)]),
 }
 
 

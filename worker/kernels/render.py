@@ -109,6 +109,36 @@ def _env() -> Environment:
                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
+# wgmma takes any N that is a multiple of 8 (8..256), but CuTe's selector (ss_op_selector) offers
+# only these unless CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED is defined; without it an 88-wide tile
+# becomes eleven 8-wide atoms and CuTe's TMA partition fails its divisibility checks.
+WGMMA_STANDARD_N = (256, 192, 128, 96, 64, 32, 16, 8)
+
+
+def needs_extended_wgmma(tile_n: int) -> bool:
+    """Whether the tile's N is a wgmma width CuTe selects only with its extended shapes, so that the
+    define goes into exactly those sources (every other cubin's source, and cache key, stays)."""
+    widest_standard = next((n for n in WGMMA_STANDARD_N if tile_n % n == 0), 0)
+    widest = next((n for n in range(256, 7, -8) if tile_n % n == 0), 0)
+    return widest > widest_standard
+
+
+def k_first_b_atoms(cfg: KernelConfig) -> bool:
+    """Whether B's shared-memory tile is laid out with its 64-wide K atoms next to each other (within
+    each 8-row group) instead of CUTLASS's rows-first order. CUTLASS stacks B's 128-byte-swizzled
+    8x64 atoms along N first, so with an odd number of 8-row groups (N = 88, 104, ...) the odd mode
+    sits on the swizzle's top bit and CuTe's TMA and wgmma partitions fail their divisibility
+    checks; K first moves it above the swizzle. Needs two or more K atoms (tile K 128 and up): an
+    odd-width tile with K 64 cannot be laid out at all."""
+    if cfg.family is not Family.sm90_tma or (int(cfg.tile[1]) // 8) % 2 == 0:
+        return False
+    if int(cfg.tile[2]) % 128:
+        raise UnsupportedConfig("a tile N that is an odd multiple of 8 needs a tile K of 128 or more")
+    if cfg.phase_clock or cfg.l2_prefetch:
+        raise UnsupportedConfig("an odd-width tile's K-first mainloop does not combine with the phase clock or L2 prefetch")
+    return True
+
+
 def waits_on_prior_grid(cfg: KernelConfig) -> bool:
     """CUTLASS's persistent sm90 kernels (every sm90 GEMM, Kiln's persistent convs) built with grid
     dependency control: the producer waits on the stream's previous grid (griddepcontrol.wait)
@@ -179,6 +209,8 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "align_c": int(cfg.alignment[2]),
         "stages": int(cfg.stages),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
+        "extended_wgmma": cfg.family is Family.sm90_tma and needs_extended_wgmma(int(cfg.tile[1])),
+        "k_first_b": k_first_b_atoms(cfg),
         "epilogue_store_stages": epilogue_store_stages(cfg),
         "warp_stores": warp_stores(cfg),
         "self_clearing": self_clearing_workspace(cfg),
