@@ -150,3 +150,16 @@ def test_compile_l2_prefetching_mainloops(tmp_path: Path) -> None:
     for o in Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([swapped, plain], target_arch="sm_90a"):
         assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
         assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")
+
+
+def test_compile_odd_width_tile_with_k_first_b_atoms(tmp_path: Path) -> None:
+    """An 88-row tile (eleven 8-row groups: decode.m64's 126 tiles where 96 rows make 115) needs CuTe's
+    extended wgmma widths and B's K atoms side by side (render.py: k_first_b_atoms); CUTLASS's own
+    layout fails CuTe's divisibility checks in its TMA and wgmma partitions."""
+    from dataclasses import replace
+
+    odd = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1, 2), schedule=Schedule.single,
+                  tile_scheduler=TileScheduler.none, warp_stores=True)
+    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([odd], target_arch="sm_90a")
+    assert o.ok, (o.error, o.log[-2000:])
+    assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")

@@ -249,3 +249,26 @@ def test_four_cta_clusters_size_their_grid_from_the_drivers_cluster_count() -> N
         assert args[args.index("decomposition:i32") + 1] == "max_active_clusters:i32"
     assert not R.queries_cluster_occupancy(base) and "max_active_clusters" not in render(base)
     assert "max_active_clusters:i32" not in launch_meta(base)["builder_args"]
+
+
+def test_odd_width_tiles_get_cutes_extended_wgmma_and_k_first_b_atoms() -> None:
+    """An 88-row tile (11 groups of 8: decode.m64's 126 tiles) compiles only with CuTe's extended
+    wgmma widths and B's 64-wide K atoms side by side; every tile the search already times renders
+    as before (no define, the builder's own mainloop), so their cubins and cache keys stay."""
+    base = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (64, 96, 128),
+                        cluster=(1, 4), schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.none, warp_stores=True)
+    assert [n for n in range(8, 257, 8) if R.needs_extended_wgmma(n)] == [
+        24, 40, 48, 56, 72, 80, 88, 104, 112, 120, 136, 144, 152, 160, 168, 176, 184, 200, 208, 216, 224, 232, 240, 248]
+    for tile in ((64, 96, 128), (64, 16, 128), (128, 192, 64), (256, 128, 64), (64, 64, 64)):
+        source = render(replace(base, tile=tile))
+        assert "CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED" not in source and "KFirstSmemAtomB" not in source
+    odd = render(replace(base, tile=(64, 88, 128), cluster=(1, 2)))
+    assert "#define CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED 1" in odd
+    assert "using CollectiveMainloop = cutlass::gemm::collective::CollectiveMma<" in odd
+    assert "typename BuiltMainloop::GmemTiledCopyB, KFirstSmemAtomB," in odd
+    wide_even = render(replace(base, tile=(64, 80, 128)))  # 10 groups: the builder's layout partitions
+    assert "CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED" in wide_even and "KFirstSmemAtomB" not in wide_even
+    for bad in (dict(tile=(64, 88, 64)), dict(tile=(64, 88, 128), phase_clock=True)):
+        with pytest.raises(R.UnsupportedConfig):
+            render(replace(base, **bad))
