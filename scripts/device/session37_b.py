@@ -23,7 +23,8 @@ from service.specs import GemmSpec  # noqa: E402
 from worker.kernels.config import KernelConfig  # noqa: E402
 
 WINNERS = Path("bench/results/gemm_h200_20261204_session26_c_search.json")
-SHAPES = ("llama7b.o_proj", "llama7b.down", "bert-large.attn_out", "llama7b.qkv", "square.1024")
+SHAPES = ("llama7b.o_proj", "llama7b.down", "bert-large.attn_out", "llama7b.qkv", "square.1024", "bert-base.attn_out",
+          "bert-large.ffn2")
 
 
 def k32_twins(winner: KernelConfig) -> list[KernelConfig]:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 37, run B (~2 min): five compute-bound winners beside their 32-deep k-tile twins (twice the
+# Session 37, run B (~3 min): seven compute-bound winners beside their 32-deep k-tile twins (twice the
 # stages in the same shared memory; scripts/device/session37_b.py). Compile first on the CPU host:
 # compile_twins.py session37_b, then prepare_carry.sh.
 set -u
