@@ -457,6 +457,11 @@ CLUSTER_SPLIT = {
     "pingpong_64x128_tma_residual": (_cluster_split((64, 128, 128), Schedule.pingpong, Epilogue.bias_residual_add,
                                                     False, EpilogueSchedule.tma),
                                      [(1024, 1024, 1024), (1000, 776, 1032)]),
+    # interleaved slices (slice r takes K tiles r, r + S, ...): decode.m128's swapped 64x128 and a K
+    # whose last tile is partial, so the tail tile lands on whichever slice owns it
+    "pingpong_64x128_swapped_interleaved": (replace(_cluster_split((64, 128, 64), Schedule.pingpong),
+                                                    split_k_interleave=True),
+                                            [(128, 4096, 11008), (100, 776, 1032)]),
 }
 
 

@@ -137,6 +137,9 @@ class KernelConfig:
     # launch, instead of Kiln's, which leaves them zeroed (templates/streamk_self_clearing.cuh.j2).
     # The before-and-after twin and a fallback; never searched.
     streamk_memset: bool = False
+    # sm90 cluster split-K: slice r of S takes K tiles r, r+S, r+2S... instead of the r-th contiguous
+    # run, so a cluster's slices read neighbouring K tiles of the same rows together.
+    split_k_interleave: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -222,6 +225,7 @@ class KernelConfig:
         cl = "x".join(map(str, self.cluster))
         swap = "_swab" if self.swap_ab else ""
         par = {"parallel": "_skp", "cluster": "_skc"}.get(self.split_k_mode, "")
+        par += "i" if self.split_k_interleave else ""
         epi = f"{self.epilogue_tile_n}" if self.epilogue_tile_n else ""
         epi += f"d{self.epilogue_store_stages}" if self.epilogue_store_stages else ""
         epi += "w" if self.warp_stores else ""

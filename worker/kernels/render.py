@@ -256,8 +256,11 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
             phase_clock=bool(cfg.phase_clock), prefetch_a=bool(cfg.swap_ab),
         )
+        tokens["split_k_interleave"] = bool(cfg.split_k_interleave)
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
+        elif cfg.split_k_interleave:
+            raise UnsupportedConfig("interleaved K slices are a cluster split-K choice")
         elif cfg.schedule is Schedule.single:
             check_single(cfg)
         elif cfg.tile_scheduler not in TILE_SCHEDULER:
