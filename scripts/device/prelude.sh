@@ -75,3 +75,16 @@ for line in sys.stdin:
         print(d['shape'], k[:70], {a.replace('_over_library', '/lib'): round(b, 4) for a, b in m.items() if 'over' in a or k == 'library'})" 2>/dev/null | cut -c1-330
   grep -E "FAILED|Error" "$1" | head -5 | cut -c1-250
 }
+# gpu_tests_matching FILTER TIMEOUT_S: tests/gpu/test_gpu_tuning.py's GPU tests whose ids match the
+# pytest -k FILTER; the log is $OUT/gpu_tests.log.
+gpu_tests_matching() {
+  timeout "$2" python3 -m pytest -q -p no:cacheprovider -rA tests/gpu/test_gpu_tuning.py -m gpu -k "$1" \
+    > $OUT/gpu_tests.log 2>&1
+  echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -8 | cut -c1-250
+}
+# pairs_script NAME TIMEOUT_S: scripts/device/NAME.py's twins (each verified, two interleaved turns
+# beside the library); the result is $OUT/NAME_pairs.json, the table $OUT/NAME.log.
+pairs_script() {
+  timeout "$2" python3 scripts/device/$1.py $OUT/$1_pairs.json > $OUT/$1.log 2>&1
+  echo "pairs rc=$?"; grep -v '^{' $OUT/$1.log | cut -c1-160 | tail -30
+}

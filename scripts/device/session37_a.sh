@@ -6,8 +6,5 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 150 python3 -m pytest -q -p no:cacheprovider -rA tests/gpu/test_gpu_tuning.py -m gpu -k "88 or plain_64x96" \
-  > $OUT/gpu_tests.log 2>&1
-echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -8 | cut -c1-250
-timeout 300 python3 scripts/device/session37_a.py $OUT/session37_a_pairs.json > $OUT/session37_a.log 2>&1
-echo "pairs rc=$?"; grep -v '^{' $OUT/session37_a.log | cut -c1-160 | tail -30
+gpu_tests_matching "88 or plain_64x96" 150
+pairs_script session37_a 300

@@ -5,5 +5,4 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 400 python3 scripts/device/session37_b.py $OUT/session37_b_pairs.json > $OUT/session37_b.log 2>&1
-echo "pairs rc=$?"; grep -v '^{' $OUT/session37_b.log | cut -c1-160 | tail -30
+pairs_script session37_b 400

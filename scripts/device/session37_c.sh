@@ -6,8 +6,5 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-timeout 120 python3 -m pytest -q -p no:cacheprovider -rA tests/gpu/test_gpu_tuning.py -m gpu -k "interleaved" \
-  > $OUT/gpu_tests.log 2>&1
-echo "gpu tests rc=$?"; grep -E "passed|failed|^FAILED|^E  " $OUT/gpu_tests.log | tail -6 | cut -c1-250
-timeout 300 python3 scripts/device/session37_c.py $OUT/session37_c_pairs.json > $OUT/session37_c.log 2>&1
-echo "pairs rc=$?"; grep -v '^{' $OUT/session37_c.log | cut -c1-160 | tail -30
+gpu_tests_matching "interleaved" 120
+pairs_script session37_c 300

@@ -272,3 +272,18 @@ def test_odd_width_tiles_get_cutes_extended_wgmma_and_k_first_b_atoms() -> None:
     for bad in (dict(tile=(64, 88, 64)), dict(tile=(64, 88, 128), phase_clock=True)):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(base, **bad))
+
+
+def test_interleaved_k_slices_are_a_cluster_split_choice_that_leaves_contiguous_kernels_alone() -> None:
+    """split_k_interleave names its kernel `_skci` and defines the strided K-tile walk into the cluster
+    split-K kernel only; contiguous slices render as before, and any other kernel refuses it."""
+    split = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (64, 128, 64),
+                         schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.nosmem,
+                         tile_scheduler=TileScheduler.none, swap_ab=True, split_k_mode="cluster", split_k=2)
+    interleaved = replace(split, split_k_interleave=True)
+    assert interleaved.variant_name == split.variant_name.replace("_skc_", "_skci_")
+    source = render(interleaved)
+    assert "#define KILN_SPLIT_K_INTERLEAVE 1" in source and "kiln::StridedKTile k_tile_iter{int(rank), slices};" in source
+    assert "KILN_SPLIT_K_INTERLEAVE 1" not in render(split)
+    with pytest.raises(R.UnsupportedConfig):
+        render(replace(interleaved, split_k_mode="none", split_k=1, tile_scheduler=TileScheduler.persistent))
