@@ -238,6 +238,17 @@
 #     `kiln bench power` and `kiln bench pairs --ksweep --ksweep-only llama7b.o_proj`; (b) the H200
 #     suite replay at main (no kernel code changed since ddb3658, so it only re-measures); (c) repeat
 #     session36_b.sh on an H100 (the session 35 H100 "cycles 0.92-1.00" were taken with PDL on).
+#  2q. Session 37 (two H100 starts, then only failed ones): (a) odd-width tiles build (CuTe's extended
+#     wgmma widths, B's K atoms side by side for an odd number of 8-row groups), but decode.m64's 88-row
+#     tiles (126 CTAs) ran 5% slower than the 96-row tile (CuTe splits B into eleven 2 KB TMA boxes a
+#     stage; a fair test needs one 4-D box); (b) 32-deep k-tiles lose 2.5-41% on seven compute-bound
+#     winners. Next: FIRST `bash scripts/device/session37_c.sh` on an H200 (prepared, never run):
+#     cluster split-K with interleaved K slices (split_k_interleave, `_skci`) on decode.m128's swapped
+#     64x128 and decode.m16's 64x16, beside the contiguous slices and the winners. Compile on the CPU
+#     host first (`KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/compile_twins.py
+#     session37_c`, ~2.5 min; its GPU test's cubin is the 64x128x64 `_skci` one), then prepare_carry.sh.
+#     If interleaving lifts the split's DRAM share to the one-slice kernels' 70%, put `_skci` in the
+#     swapped decode space (space._sm90_variants' cluster_split) and re-run the decode search.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
