@@ -260,7 +260,7 @@ def test_odd_width_tiles_get_cutes_extended_wgmma_and_k_first_b_atoms() -> None:
                         tile_scheduler=TileScheduler.none, warp_stores=True)
     assert [n for n in range(8, 257, 8) if R.needs_extended_wgmma(n)] == [
         24, 40, 48, 56, 72, 80, 88, 104, 112, 120, 136, 144, 152, 160, 168, 176, 184, 200, 208, 216, 224, 232, 240, 248]
-    for tile in ((64, 96, 128), (64, 16, 128), (128, 192, 64), (256, 128, 64), (64, 64, 64)):
+    for tile in ((64, 96, 128), (64, 16, 128), (128, 192, 64), (256, 128, 64), (64, 64, 64), (64, 8, 64)):
         source = render(replace(base, tile=tile))
         assert "CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED" not in source and "KFirstSmemAtomB" not in source
     odd = render(replace(base, tile=(64, 88, 128), cluster=(1, 2)))

@@ -129,8 +129,9 @@ def k_first_b_atoms(cfg: KernelConfig) -> bool:
     8x64 atoms along N first, so with an odd number of 8-row groups (N = 88, 104, ...) the odd mode
     sits on the swizzle's top bit and CuTe's TMA and wgmma partitions fail their divisibility
     checks; K first moves it above the swizzle. Needs two or more K atoms (tile K 128 and up): an
-    odd-width tile with K 64 cannot be laid out at all."""
-    if cfg.family is not Family.sm90_tma or (int(cfg.tile[1]) // 8) % 2 == 0:
+    odd-width tile with K 64 cannot be laid out at all. One group (N = 8) has no such mode."""
+    groups = int(cfg.tile[1]) // 8
+    if cfg.family is not Family.sm90_tma or groups % 2 == 0 or groups == 1:
         return False
     if int(cfg.tile[2]) % 128:
         raise UnsupportedConfig("a tile N that is an odd multiple of 8 needs a tile K of 128 or more")
