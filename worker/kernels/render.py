@@ -210,8 +210,6 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "align_c": int(cfg.alignment[2]),
         "stages": int(cfg.stages),
         "programmatic_dependent_launch": waits_on_prior_grid(cfg),
-        "extended_wgmma": cfg.family is Family.sm90_tma and needs_extended_wgmma(int(cfg.tile[1])),
-        "k_first_b": k_first_b_atoms(cfg),
         "epilogue_store_stages": epilogue_store_stages(cfg),
         "warp_stores": warp_stores(cfg),
         "self_clearing": self_clearing_workspace(cfg),
@@ -256,8 +254,9 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             cluster_split=cfg.split_k_mode == "cluster",
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
             phase_clock=bool(cfg.phase_clock), prefetch_a=bool(cfg.swap_ab),
+            extended_wgmma=needs_extended_wgmma(int(cfg.tile[1])), k_first_b=k_first_b_atoms(cfg),
+            split_k_interleave=bool(cfg.split_k_interleave),
         )
-        tokens["split_k_interleave"] = bool(cfg.split_k_interleave)
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
         elif cfg.split_k_interleave:
