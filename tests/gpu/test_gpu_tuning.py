@@ -381,11 +381,13 @@ SINGLE = {
     # An odd number of 8-row groups (88 = 11 x 8: 126 tiles on decode.m64 where 96 makes 115): an
     # extended wgmma width and B's K atoms side by side (render.py: k_first_b_atoms), under the TMA
     # epilogue's 64x8 subtiles with per-warp stores and under the register epilogue with a bias.
+    # B arrives in one four-dimensional TMA box a stage (one_box_b_mainloop.cuh.j2), whose view of B
+    # holds whole 8-row groups and 64-wide K atoms: K = 1088 ends in a partial k-tile of whole atoms.
     "plain_64x88_1x2_odd_width": (replace(_single((64, 88, 128), (1, 2)), warp_stores=True),
-                                  [(64, 11008, 4096), (50, 1000, 1032)]),
+                                  [(64, 11008, 4096), (50, 1000, 1088)]),
     "plain_64x88_1x1_odd_width_nosmem_bias": (_single((64, 88, 128), (1, 1), Epilogue.bias,
                                                       epilogue_schedule=EpilogueSchedule.nosmem),
-                                              [(64, 11008, 4096), (50, 1000, 1032)]),
+                                              [(64, 11008, 4096), (50, 1000, 1088)]),
 }
 
 
@@ -398,6 +400,20 @@ def test_single_consumer_kernels_verify_with_a_cta_per_tile(kind: str, tmp_path:
         tiles = _cluster_tiles(cfg, *((n, m) if cfg.swap_ab else (m, n)))  # the kernel's frame
         assert prepared.grid[0] * prepared.grid[1] * prepared.grid[2] == tiles, (m, n, k, prepared.grid)
         assert prepared.threads == 256 and prepared.cluster == cfg.cluster
+
+
+def test_an_odd_width_kernel_refuses_a_k_that_its_b_view_cannot_hold(tmp_path: Path) -> None:
+    """K = 1032 ends in a partial 64-wide atom, which the boxed view of B would fill from the next
+    row: the cubin's params builder refuses the problem and the launcher says so (prune drops such
+    configs before they compile: prune.odd_width_b_divides)."""
+    from worker.runtime.launcher import CudaError
+
+    cfg, _ = SINGLE["plain_64x88_1x2_odd_width"]
+    entry = _compiled_entry(cfg, tmp_path)
+    prob = _problem("none", 50, 1000, 1032)
+    c = _candidate(entry, prob)
+    with pytest.raises(CudaError, match="refused"):
+        c.prepared(prob.launch_shape(prob.make(prob.full_shape, "rand"), entry["config"]))
 
 
 # Kiln's phase clock (KernelConfig.phase_clock, bench/phase_clock.py): the clocked kernel still

@@ -60,6 +60,10 @@ CASES = [
     (P.alignment_fits, replace(C90, alignment=(8, 8, 1), epilogue_schedule=EpilogueSchedule.nosmem),
      replace(C90, alignment=(8, 8, 1)), ODD_N, H),
     (P.alignment_fits, replace(C80, alignment=(8, 8, 1)), C80, ODD_N, H),
+    # an 88-row tile's boxed B view holds whole 8-row groups and 64-wide K atoms: K = 1032 ends in a
+    # partial atom (it would read the next row), which the even 96-row tile's flat view does not mind
+    (P.odd_width_b_divides, replace(SINGLE, tile=(64, 96, 128)), replace(SINGLE, tile=(64, 88, 128)),
+     GemmProblem.from_spec(GemmSpec(m=64, n=11008, k=1032)), H),
     # 2.x blocks are small enough for four per SM: 32 tiles x 16 slices fit; an sm90 block fills its SM
     (P.split_k_worthwhile, replace(C80, tile=(64, 128, 32), warp=(32, 64, 32), split_k=16, split_k_mode="serial"),
      replace(C90, tile_scheduler=TileScheduler.streamk, split_k=16), DECODE, H),

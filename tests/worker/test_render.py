@@ -265,11 +265,18 @@ def test_odd_width_tiles_get_cutes_extended_wgmma_and_k_first_b_atoms() -> None:
         assert "CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED" not in source and "KFirstSmemAtomB" not in source
     odd = render(replace(base, tile=(64, 88, 128), cluster=(1, 2)))
     assert "#define CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED 1" in odd
-    assert "using CollectiveMainloop = cutlass::gemm::collective::CollectiveMma<" in odd
+    assert "using KFirstMainloop = cutlass::gemm::collective::CollectiveMma<" in odd
     assert "typename BuiltMainloop::GmemTiledCopyB, KFirstSmemAtomB," in odd
+    # B in one TMA box a stage: the boxed copy is the one the mainloop loads and the host encodes
+    assert "using CollectiveMainloop = kiln_mainloop::OneBoxB<KFirstMainloop," in odd
+    assert "describe_tma(p.mainloop.tma_load_b_boxed, CollectiveMainloop::boxed_b(B, N, K, L, sB)" in odd
+    assert "meta[kiln::kMetaParamsSize] = 0;" in odd  # problems its view cannot hold are refused
+    for source in (render(base), render(replace(base, tile=(64, 80, 128)))):
+        assert "OneBoxB" not in source and "tma_load_b_boxed" not in source
     wide_even = render(replace(base, tile=(64, 80, 128)))  # 10 groups: the builder's layout partitions
     assert "CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED" in wide_even and "KFirstSmemAtomB" not in wide_even
-    for bad in (dict(tile=(64, 88, 64)), dict(tile=(64, 88, 128), phase_clock=True)):
+    for bad in (dict(tile=(64, 88, 64)), dict(tile=(64, 88, 128), phase_clock=True),
+                dict(tile=(64, 88, 128), cluster=(2, 1))):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(base, **bad))
 

@@ -129,7 +129,10 @@ def k_first_b_atoms(cfg: KernelConfig) -> bool:
     8x64 atoms along N first, so with an odd number of 8-row groups (N = 88, 104, ...) the odd mode
     sits on the swizzle's top bit and CuTe's TMA and wgmma partitions fail their divisibility
     checks; K first moves it above the swizzle. Needs two or more K atoms (tile K 128 and up): an
-    odd-width tile with K 64 cannot be laid out at all. One group (N = 8) has no such mode."""
+    odd-width tile with K 64 cannot be laid out at all. One group (N = 8) has no such mode. Such a
+    tile's B then arrives in one TMA box per stage through a hierarchical view of B
+    (one_box_b_mainloop.cuh.j2), which needs N % 8 == 0 and K % 64 == 0 (prune.odd_width_b_divides)
+    and no B multicast."""
     groups = int(cfg.tile[1]) // 8
     if cfg.family is not Family.sm90_tma or groups % 2 == 0 or groups == 1:
         return False
@@ -137,6 +140,9 @@ def k_first_b_atoms(cfg: KernelConfig) -> bool:
         raise UnsupportedConfig("a tile N that is an odd multiple of 8 needs a tile K of 128 or more")
     if cfg.phase_clock or cfg.l2_prefetch:
         raise UnsupportedConfig("an odd-width tile's K-first mainloop does not combine with the phase clock or L2 prefetch")
+    if cfg.cluster[0] > 1:
+        raise UnsupportedConfig("an odd-width tile's B is loaded in one box per stage, which a cluster along M "
+                                "(B multicast) cannot split evenly: use a cluster of 1 along M")
     return True
 
 

@@ -249,6 +249,8 @@ class LoadedKernel:
                 (meta[f["cluster"]], meta[f["cluster"] + 1]), meta[f["threads"]], meta[f["smem"]])
             meta = self._build(values, scratch, stream)
         size = meta[f["params_size"]]
+        if size <= 0:  # the builder's own check failed (an odd-width tile's B view: N % 8, K % 64)
+            raise CudaError(f"this kernel cannot run M={m} N={n} K={k}: its params builder refused the problem")
         params = bytearray(size)
         check(cu.cuMemcpyDtoH(params, scratch, size))
         tma = []
