@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 38, run A (~8 min): the odd-width tiles' B in one TMA box a stage (templates/one_box_b_mainloop.cuh.j2):
+# Session 38, run A (~7 min): the odd-width tiles' B in one TMA box a stage (templates/one_box_b_mainloop.cuh.j2):
 # their GPU tests (and the interleaved cluster split-K one, session 37 run C's), decode.m64's 88-row twins
 # beside the winner (scripts/device/session38_a.py), then session 37 run C's interleaved K slices
 # (scripts/device/session37_c.py). Compile first on the CPU host: compile_twins.py session38_a session37_c
@@ -7,6 +7,6 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-gpu_tests_matching "odd_width or interleaved" 150
-pairs_script session38_a 170
-pairs_script session37_c 200
+gpu_tests_matching "odd_width or interleaved" 130
+pairs_script session38_a 150
+pairs_script session37_c 180
