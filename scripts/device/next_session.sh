@@ -249,6 +249,17 @@
 #     session37_c`, ~2.5 min; its GPU test's cubin is the 64x128x64 `_skci` one), then prepare_carry.sh.
 #     If interleaving lifts the split's DRAM share to the one-slice kernels' 70%, put `_skci` in the
 #     swapped decode space (space._sm90_variants' cluster_split) and re-run the decode search.
+#  2r. Session 38 (every device start failed; the budget went on failed starts): odd-width tiles now
+#     load B in one four-dimensional TMA box a stage (templates/one_box_b_mainloop.cuh.j2, OneBoxB over
+#     B viewed as ((8, N/8), (64, K/64), L): UTMALDG.5D where CuTe's flat view gave one box per 8x64
+#     atom); prune.odd_width_b_divides and the params builder keep N % 8 / K % 64 problems away.
+#     Next: FIRST `bash scripts/device/session38_a.sh` on an H200 (decode.m64's 88-row twins beside the
+#     winner, the odd-width and interleaved GPU tests, then session 37 run C's interleaved K slices);
+#     compile on the CPU host first (`KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python
+#     scripts/device/compile_twins.py session38_a session37_c`, plus the GPU tests' odd-width bias
+#     cubin and the interleaved one, ~4 min on 2 cores), then prepare_carry.sh. If the 88-row tile now
+#     beats the 96-row winner, add (64, 88, 128) under 1x1 and 1x2 (TMA epilogue) to the decode space
+#     beside DECODE_96_WIDE_TILES and re-run the decode.m64 search.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
