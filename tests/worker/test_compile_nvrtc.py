@@ -155,7 +155,9 @@ def test_compile_l2_prefetching_mainloops(tmp_path: Path) -> None:
 def test_compile_odd_width_tile_with_k_first_b_atoms(tmp_path: Path) -> None:
     """An 88-row tile (eleven 8-row groups: decode.m64's 126 tiles where 96 rows make 115) needs CuTe's
     extended wgmma widths and B's K atoms side by side (render.py: k_first_b_atoms); CUTLASS's own
-    layout fails CuTe's divisibility checks in its TMA and wgmma partitions."""
+    layout fails CuTe's divisibility checks in its TMA and wgmma partitions. B's copy is built from a
+    hierarchical view of B, and the mainloop's static_assert (one_box_b_mainloop.cuh.j2) holds the
+    compile to one TMA box per stage of B."""
     from dataclasses import replace
 
     odd = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1, 2), schedule=Schedule.single,
