@@ -22,7 +22,7 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
-from worker.kernels.render import SKINNY_A_PAD, SKINNY_A_SMEM_KB
+from worker.kernels.render import SKINNY_A_PAD, SKINNY_A_SMEM_KB, odd_group_width
 from worker.kernels.space import SWAP_AB_MAX_M
 
 Rule = Callable[[KernelConfig, GemmProblem, Hardware], str | None]
@@ -172,7 +172,7 @@ def odd_width_b_divides(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str 
     """An odd-width tile loads B through a view of whole 8-row groups and 64-wide K atoms
     (render.k_first_b_atoms, one_box_b_mainloop.cuh.j2): a partial group or atom would read the next
     row's elements where TMA's bounds check gives zeros. Seen in the kernel's frame."""
-    if not (cfg.family is Family.sm90_tma and (cfg.tile[1] // 8) % 2 == 1 and cfg.tile[1] > 8):
+    if not odd_group_width(cfg):
         return None
     if p.n % 8 or p.k % 64:
         return f"an odd-width tile's B view needs N % 8 == 0 and K % 64 == 0 (N={p.n}, K={p.k})"
@@ -477,8 +477,8 @@ def skinny_split_useful(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str 
 
 
 RULES: list[Rule] = [
-    family_for_arch, epilogue_supported, alignment_fits, odd_width_b_divides, smem_capacity, accumulator_registers, warps_per_block,
-    large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
+    family_for_arch, epilogue_supported, alignment_fits, odd_width_b_divides, smem_capacity, accumulator_registers,
+    warps_per_block, large_warp_tiles, cooperative_tile_m, tile_fits_problem, fills_the_gpu, split_k_worthwhile,
     parallel_split_divides_k, cluster_split_in_one_wave, streamk_for_tails, streamk_runs_as_asked,
     pingpong_without_streamk, single_in_one_round, pingpong_in_one_round, cluster_useful, cluster_fits_hardware,
     four_cta_cluster_without_an_extra_round,

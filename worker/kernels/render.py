@@ -123,6 +123,13 @@ def needs_extended_wgmma(tile_n: int) -> bool:
     return widest > widest_standard
 
 
+def odd_group_width(cfg: KernelConfig) -> bool:
+    """An sm90 GEMM tile whose N is an odd number (three or more) of 8-row groups: the tiles
+    k_first_b_atoms lays out K first and one_box_b_mainloop.cuh.j2 loads through its view of B."""
+    groups = int(cfg.tile[1]) // 8
+    return cfg.family is Family.sm90_tma and groups % 2 == 1 and groups > 1
+
+
 def k_first_b_atoms(cfg: KernelConfig) -> bool:
     """Whether B's shared-memory tile is laid out with its 64-wide K atoms next to each other (within
     each 8-row group) instead of CUTLASS's rows-first order. CUTLASS stacks B's 128-byte-swizzled
@@ -133,8 +140,7 @@ def k_first_b_atoms(cfg: KernelConfig) -> bool:
     tile's B then arrives in one TMA box per stage through a hierarchical view of B
     (one_box_b_mainloop.cuh.j2), which needs N % 8 == 0 and K % 64 == 0 (prune.odd_width_b_divides)
     and no B multicast."""
-    groups = int(cfg.tile[1]) // 8
-    if cfg.family is not Family.sm90_tma or groups % 2 == 0 or groups == 1:
+    if not odd_group_width(cfg):
         return False
     if int(cfg.tile[2]) % 128:
         raise UnsupportedConfig("a tile N that is an odd multiple of 8 needs a tile K of 128 or more")
