@@ -25,6 +25,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from worker.kernels import render
 from worker.kernels.config import KernelConfig
 from worker.kernels.problem import round_up
 from worker.phase_clock import PhaseClock
@@ -123,12 +124,12 @@ class Problem:
         m, n = o.D.shape
         return {"m": m, "n": n, "k": self.a_mk(o).shape[1]}
 
-    def verify_shapes(self, alignment: list[int]) -> list[tuple[tuple[int, int, int], str]]:
-        """Full shape with exact small-integer and random inputs, then M and K tails."""
-        k_tail = max(alignment[0], alignment[1], 8) * 3
+    def verify_shapes(self, m_cut: int, k_cut: int) -> list[tuple[tuple[int, int, int], str]]:
+        """Full shape with exact small-integer and random inputs, then M and K tails (gpu_bench.tail_cuts:
+        what the kernel can take)."""
         shapes = [((self.m, self.n, self.k), "int"), ((self.m, self.n, self.k), "rand")]
-        if self.k > k_tail + 64 and self.m > 13:
-            shapes.append(((self.m - 13, self.n, self.k - k_tail), "rand"))
+        if self.k > k_cut + 64 and self.m > m_cut:
+            shapes.append(((self.m - m_cut, self.n, self.k - k_cut), "rand"))
         return shapes
 
     @property
@@ -263,12 +264,25 @@ def _verify_inputs(prob: Any, shape: tuple[int, ...], kind: str, prep: tuple[int
     return o, ref
 
 
+def tail_cuts(config: dict[str, Any]) -> tuple[int, int]:
+    """How far the tail test cuts M and K: 13 rows, and three of A's and B's alignment units of K
+    (so the last k-tile is partial); an odd-width tile's view of B holds whole 8-row groups and
+    64-wide K atoms only (its params builder refuses any other problem; prune.odd_width_b_divides
+    keeps such problems from it), so there K loses three atoms and, where B is the swapped
+    activation, M two groups. Session 39's H100 run found every odd-width candidate failing its
+    launch on decode.m64's tail shape (K = 4096 - 24) before this."""
+    cfg = KernelConfig.from_dict(config)
+    if render.odd_group_width(cfg):
+        return (2 * render.ODD_WIDTH_GROUP_ROWS if cfg.swap_ab else 13), 3 * render.ODD_WIDTH_K_ATOM
+    return 13, 3 * max(cfg.alignment[0], cfg.alignment[1], 8)
+
+
 def verify(c: Candidate, prob: Any) -> tuple[bool, str, float]:
     """Exact small-integer check (linear epilogues), M/K tails, random inputs within tolerance.
     The output is poisoned with NaN before every run, so a kernel that skips a tile fails."""
     tol = TOLERANCE[prob.spec["dtype"]]
     worst = 0.0
-    for shape, kind in prob.verify_shapes(c.entry["config"]["alignment"]):
+    for shape, kind in prob.verify_shapes(*tail_cuts(c.entry["config"])):
         o, ref = _verify_inputs(prob, shape, kind, c.prep)
         o.D.fill_(float("nan"))
         c.run(o)

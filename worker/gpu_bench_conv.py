@@ -69,9 +69,9 @@ class ConvBench:
     def full_shape(self) -> tuple[int, ...]:
         return (self.conv.n, self.conv.h, self.conv.w, 0)
 
-    def verify_shapes(self, alignment: list[int]) -> list[tuple[tuple[int, ...], str]]:
+    def verify_shapes(self, m_cut: int, k_cut: int) -> list[tuple[tuple[int, ...], str]]:
         """Full problem with exact small-integer and random inputs; then a single image with one
-        row and column fewer (M tails, different P·Q)."""
+        row and column fewer (M tails, different P·Q; the GEMM's cuts do not apply)."""
         cp = self.conv
         shapes: list[tuple[tuple[int, ...], str]] = [(self.full_shape, "int"), (self.full_shape, "rand")]
         if cp.h > cp.r and cp.w > cp.s:

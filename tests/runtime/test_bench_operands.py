@@ -32,6 +32,38 @@ def test_padded_gemm_operands_and_reference() -> None:
     torch.testing.assert_close(ref, unpadded)
 
 
+def test_the_tail_test_cuts_k_in_steps_the_kernel_can_take() -> None:
+    """The tail shape ends in a partial k-tile, but an odd-width tile's boxed B view holds whole
+    8-row groups and 64-wide K atoms only: its cut keeps K a multiple of 64 (and, swapped, M a
+    multiple of 8), where the default 24 would have its params builder refuse the launch."""
+    from dataclasses import replace
+
+    from worker.gpu_bench import tail_cuts
+    from worker.kernels.config import (
+        DType,
+        Epilogue,
+        EpilogueSchedule,
+        Family,
+        KernelConfig,
+        Layout,
+        Schedule,
+        TileScheduler,
+    )
+
+    even = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (64, 96, 128), cluster=(1, 4),
+                        schedule=Schedule.single, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.none)
+    odd = replace(even, tile=(64, 88, 128), cluster=(1, 2))
+    spec = {"m": 64, "n": 11008, "k": 4096, "dtype": "f16", "layout_a": "row", "layout_b": "col", "alpha": 1.0, "beta": 0.0}
+    prob = Problem(spec, {"bias": False, "residual": False, "activation": "identity"}, device="cpu")
+    assert tail_cuts(even.to_dict()) == (13, 24)
+    assert prob.verify_shapes(*tail_cuts(even.to_dict()))[-1] == ((51, 11008, 4072), "rand")
+    assert tail_cuts(odd.to_dict()) == (13, 192)
+    (m, n, k), _ = prob.verify_shapes(*tail_cuts(odd.to_dict()))[-1]
+    assert (m, n, k) == (51, 11008, 3904) and k % 64 == 0 and k % 128  # whole atoms, a partial k-tile
+    assert tail_cuts(replace(odd, swap_ab=True).to_dict()) == (16, 192)
+
+
 def test_conv_operands_padding_and_launch_shapes() -> None:
     spec = {"op": "conv2d", "n": 2, "h": 9, "w": 11, "c": 3, "k": 16, "r": 3, "s": 3, "padding": 1, "dtype": "f16",
             "epilogue": "bias_sigmoid"}

@@ -22,7 +22,13 @@ from worker.kernels.config import (
 )
 from worker.kernels.hardware import Hardware
 from worker.kernels.problem import GemmProblem
-from worker.kernels.render import SKINNY_A_PAD, SKINNY_A_SMEM_KB, odd_group_width
+from worker.kernels.render import (
+    ODD_WIDTH_GROUP_ROWS,
+    ODD_WIDTH_K_ATOM,
+    SKINNY_A_PAD,
+    SKINNY_A_SMEM_KB,
+    odd_group_width,
+)
 from worker.kernels.space import SWAP_AB_MAX_M
 
 Rule = Callable[[KernelConfig, GemmProblem, Hardware], str | None]
@@ -174,8 +180,9 @@ def odd_width_b_divides(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str 
     row's elements where TMA's bounds check gives zeros. Seen in the kernel's frame."""
     if not odd_group_width(cfg):
         return None
-    if p.n % 8 or p.k % 64:
-        return f"an odd-width tile's B view needs N % 8 == 0 and K % 64 == 0 (N={p.n}, K={p.k})"
+    rows, atom = ODD_WIDTH_GROUP_ROWS, ODD_WIDTH_K_ATOM
+    if p.n % rows or p.k % atom:
+        return f"an odd-width tile's B view needs N % {rows} == 0 and K % {atom} == 0 (N={p.n}, K={p.k})"
     return None
 
 

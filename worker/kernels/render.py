@@ -123,10 +123,17 @@ def needs_extended_wgmma(tile_n: int) -> bool:
     return widest > widest_standard
 
 
+# One 128-byte-swizzled shared-memory atom of fp16 B: 8 rows of 64 K elements. An odd-width tile's
+# view of B (one_box_b_mainloop.cuh.j2) is built from whole atoms, so the problem's N and K must be
+# whole multiples of these (prune.odd_width_b_divides; gpu_bench.tail_cuts keeps its tail test so).
+ODD_WIDTH_GROUP_ROWS = 8
+ODD_WIDTH_K_ATOM = 64
+
+
 def odd_group_width(cfg: KernelConfig) -> bool:
     """An sm90 GEMM tile whose N is an odd number (three or more) of 8-row groups: the tiles
     k_first_b_atoms lays out K first and one_box_b_mainloop.cuh.j2 loads through its view of B."""
-    groups = int(cfg.tile[1]) // 8
+    groups = int(cfg.tile[1]) // ODD_WIDTH_GROUP_ROWS
     return cfg.family is Family.sm90_tma and groups % 2 == 1 and groups > 1
 
 
