@@ -138,7 +138,8 @@ class KernelConfig:
     # The before-and-after twin and a fallback; never searched.
     streamk_memset: bool = False
     # sm90 cluster split-K: slice r of S takes K tiles r, r+S, r+2S... instead of the r-th contiguous
-    # run, so a cluster's slices read neighbouring K tiles of the same rows together.
+    # run, so a cluster's slices read neighbouring K tiles of the same rows together. Measured slower
+    # than contiguous slices (session 37 run C, an H100: +4-8% on decode.m128), so never searched.
     split_k_interleave: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
