@@ -19,6 +19,7 @@ from service.db.engine import Database, open_database
 from service.db.migrate import upgrade
 from service.db.models import Base
 from service.settings import Settings
+from tests.nvrtc_batch import NvrtcBatch, declared
 
 REPO = Path(__file__).resolve().parents[1]
 POSTGRES_ADMIN_URL = os.environ.get("KILN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -37,6 +38,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if "gpu" in item.keywords:
                 item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def nvrtc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> NvrtcBatch:
+    """Every variant the session's selected tests declare (@pytest.mark.nvrtc), compiled at once."""
+    return NvrtcBatch(tmp_path_factory.mktemp("nvrtc") / "cache", declared(request.session.items))
 
 
 @pytest.fixture(scope="session")

@@ -4,12 +4,14 @@ epilogue; the cubins are ELF files with both entry points; the second request is
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
+from tests.nvrtc_batch import NvrtcBatch
 from worker.kernels.compiler import Compiler
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 
@@ -21,14 +23,32 @@ SM90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue
                     schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
 
 
+# What a decode GEMM searches: swapped operands (D^T = B·A^T, column-major D) with parallel split-K.
+DECODE_SPLIT = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
+                       swap_ab=True, split_k_mode="parallel", split_k=2)
+WARP_STORES_STREAMK = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True,
+                              tile_scheduler=TileScheduler.streamk)
+PHASE_CLOCKED = replace(SM90, epilogue=Epilogue.none, tile=(64, 128, 64), schedule=Schedule.single,
+                        tile_scheduler=TileScheduler.none, phase_clock=True)
+CLUSTER_SPLIT = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(128, 64, 128), schedule=Schedule.cooperative,
+                        epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none, swap_ab=True,
+                        split_k_mode="cluster", split_k=2)
+PREFETCH_SWAPPED = replace(SM90, epilogue=Epilogue.none, tile=(64, 64, 64), cluster=(1, 2), schedule=Schedule.single,
+                           tile_scheduler=TileScheduler.none, swap_ab=True, l2_prefetch=16)
+PREFETCH_PLAIN = replace(SM90, l2_prefetch=8)
+ODD_WIDTH = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1, 2), schedule=Schedule.single,
+                    tile_scheduler=TileScheduler.none, warp_stores=True)
+
+
 def _elf_symbols(cubin: bytes) -> bytes:
     assert cubin[:4] == b"\x7fELF" and cubin[4] == 2  # 64-bit ELF
     return cubin
 
 
-def test_compile_sm80_and_sm90_with_fused_epilogues(tmp_path: Path) -> None:
-    compiler = Compiler(tmp_path / "cache", jobs=2, timeout=900)
-    outs = {o.config.family: o for o in compiler.compile_all([SM80, SM90], target_arch="sm_90a")}
+@pytest.mark.nvrtc(SM80, SM90)
+def test_compile_sm80_and_sm90_with_fused_epilogues(nvrtc: NvrtcBatch) -> None:
+    compiler = nvrtc.compiler
+    outs = {o.config.family: o for o in nvrtc.outcomes(SM80, SM90)}
     for family, arch in ((Family.sm80_tensorop, "sm_90a"), (Family.sm90_tma, "sm_90a")):
         o = outs[family]
         assert o.ok, (o.error, o.log[-2000:])
@@ -46,8 +66,6 @@ def test_compile_sm80_and_sm90_with_fused_epilogues(tmp_path: Path) -> None:
 
 
 def test_compile_failure_is_recorded_with_its_log(tmp_path: Path) -> None:
-    from dataclasses import replace
-
     bad = replace(SM80, warp=(48, 64, 32))  # not a legal warp tile: CUTLASS static_asserts
     out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([bad], target_arch="sm_80")[0]
     assert not out.ok and out.error and "error" in out.log
@@ -72,33 +90,25 @@ def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> Non
     assert sorted(o.cached for o in outs) == [False, True]  # exactly one compile
 
 
-def test_compile_swapped_operand_parallel_split_decode_kernel(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(DECODE_SPLIT)
+def test_compile_swapped_operand_parallel_split_decode_kernel(nvrtc: NvrtcBatch) -> None:
     """What a decode GEMM searches: swapped operands (D^T = B·A^T, column-major D) with parallel
     split-K, i.e. fp32 partials from the GEMM and the whole epilogue (bias + GELU) in a second
     kernel of the same cubin; all three entry points."""
-    from dataclasses import replace
-
-    decode = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
-                     swap_ab=True, split_k_mode="parallel", split_k=2)
-    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([decode], target_arch="sm_90a")
+    [o] = nvrtc.outcomes(DECODE_SPLIT)
     assert o.ok, (o.error, o.log[-2000:])
     cubin = _elf_symbols(o.cubin or b"")
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin and b"kiln_splitk_reduce" in cubin
 
 
-def test_compile_kilns_own_collectives_around_cutlass(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(WARP_STORES_STREAMK, PHASE_CLOCKED)
+def test_compile_kilns_own_collectives_around_cutlass(nvrtc: NvrtcBatch) -> None:
     """Kiln's per-warp-store TMA epilogue around CUTLASS's collective (templates/
     warp_store_epilogue.cuh.j2), with a row-bias fusion (the one that stages data per tile), on
     Kiln's self-clearing stream-K scheduler (templates/streamk_self_clearing.cuh.j2), and the phase
     clock's mainloop deriving from CUTLASS's (templates/phase_clock.cuh.j2) on the single-consumer
     kernel, compiled side by side; the clocked cubin exports its stamp buffer."""
-    from dataclasses import replace
-
-    warp = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True,
-                   tile_scheduler=TileScheduler.streamk)
-    clocked = replace(SM90, epilogue=Epilogue.none, tile=(64, 128, 64), schedule=Schedule.single,
-                      tile_scheduler=TileScheduler.none, phase_clock=True)
-    outcomes = Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([warp, clocked], target_arch="sm_90a")
+    outcomes = nvrtc.outcomes(WARP_STORES_STREAMK, PHASE_CLOCKED)
     for o in outcomes:
         assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
         cubin = _elf_symbols(o.cubin or b"")
@@ -109,8 +119,6 @@ def test_compile_kilns_own_collectives_around_cutlass(tmp_path: Path) -> None:
 def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tmp_path: Path) -> None:
     """Kiln's own mma.sync kernel (no CUTLASS collective: a second of NVRTC each): f16 and bf16, a
     bias + GELU and a residual + ReLU epilogue, for plain sm_90 (clusters, no wgmma) and sm_90a."""
-    from dataclasses import replace
-
     base = KernelConfig(Family.sm90_skinny, DType.f16, Layout.row, Layout.col, Epilogue.bias_gelu, (16, 128, 128),
                         warp=(16, 16, 128), stages=4)
     configs = [base, replace(base, dtype=DType.bf16, epilogue=Epilogue.bias_residual_add_relu, tile=(64, 64, 64),
@@ -124,44 +132,33 @@ def test_compile_weight_streaming_decode_kernels_for_every_dtype_and_residual(tm
             assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
 
 
-def test_compile_cluster_split_k_decode_kernel(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(CLUSTER_SPLIT)
+def test_compile_cluster_split_k_decode_kernel(nvrtc: NvrtcBatch) -> None:
     """Kiln's cluster split-K kernel (templates/cluster_splitk_kernel.cuh.j2) around CUTLASS's
     mainloop and no-smem epilogue, with two consumer warpgroups and a bias + GELU."""
-    from dataclasses import replace
-
-    cluster = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(128, 64, 128), schedule=Schedule.cooperative,
-                      epilogue_schedule=EpilogueSchedule.nosmem, tile_scheduler=TileScheduler.none, swap_ab=True,
-                      split_k_mode="cluster", split_k=2)
-    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([cluster], target_arch="sm_90a")
+    [o] = nvrtc.outcomes(CLUSTER_SPLIT)
     assert o.ok, (o.error, o.log[-2000:])
     cubin = _elf_symbols(o.cubin or b"")
     assert b"kiln_gemm" in cubin and b"kiln_build_params" in cubin
 
 
-def test_compile_l2_prefetching_mainloops(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(PREFETCH_SWAPPED, PREFETCH_PLAIN)
+def test_compile_l2_prefetching_mainloops(nvrtc: NvrtcBatch) -> None:
     """Kiln's weight-prefetching load (templates/l2_prefetch_mainloop.cuh.j2) on both operands: the
     swapped single-consumer decode kernel, whose weight is its A and multicast along the tokens, and
     a plain persistent kernel, whose weight is its B; each cubin issues TMA L2 prefetches."""
-    from dataclasses import replace
-
-    swapped = replace(SM90, epilogue=Epilogue.none, tile=(64, 64, 64), cluster=(1, 2), schedule=Schedule.single,
-                      tile_scheduler=TileScheduler.none, swap_ab=True, l2_prefetch=16)
-    plain = replace(SM90, l2_prefetch=8)
-    for o in Compiler(tmp_path / "cache", jobs=2, timeout=900).compile_all([swapped, plain], target_arch="sm_90a"):
+    for o in nvrtc.outcomes(PREFETCH_SWAPPED, PREFETCH_PLAIN):
         assert o.ok, (o.config.variant_name, o.error, o.log[-2000:])
         assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")
 
 
-def test_compile_odd_width_tile_with_k_first_b_atoms(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(ODD_WIDTH)
+def test_compile_odd_width_tile_with_k_first_b_atoms(nvrtc: NvrtcBatch) -> None:
     """An 88-row tile (eleven 8-row groups: decode.m64's 126 tiles where 96 rows make 115) needs CuTe's
     extended wgmma widths and B's K atoms side by side (render.py: k_first_b_atoms); CUTLASS's own
     layout fails CuTe's divisibility checks in its TMA and wgmma partitions. B's copy is built from a
     hierarchical view of B, and the mainloop's static_assert (one_box_b_mainloop.cuh.j2) holds the
     compile to one TMA box per stage of B."""
-    from dataclasses import replace
-
-    odd = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1, 2), schedule=Schedule.single,
-                  tile_scheduler=TileScheduler.none, warp_stores=True)
-    [o] = Compiler(tmp_path / "cache", jobs=1, timeout=900).compile_all([odd], target_arch="sm_90a")
+    [o] = nvrtc.outcomes(ODD_WIDTH)
     assert o.ok, (o.error, o.log[-2000:])
     assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")

@@ -4,15 +4,14 @@ real NVRTC compile of a fused conv variant."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from service.specs.conv2d import Conv2dSpec
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
+from tests.nvrtc_batch import NvrtcBatch
 from worker.kernels import prune_conv as PC
-from worker.kernels.compiler import Compiler
 from worker.kernels.config import (
     ConvIterator,
     EpilogueSchedule,
@@ -127,8 +126,9 @@ def test_conv_render_uses_whitelisted_tokens_only() -> None:
 
 
 @pytest.mark.slow
-def test_compile_a_fused_conv_variant_with_nvrtc(tmp_path: Path) -> None:
-    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([CONV], target_arch="sm_90a")[0]
+@pytest.mark.nvrtc(CONV)
+def test_compile_a_fused_conv_variant_with_nvrtc(nvrtc: NvrtcBatch) -> None:
+    [out] = nvrtc.outcomes(CONV)
     assert out.ok, out.error + out.log[-2000:]
     assert out.cubin[:4] == b"\x7fELF"
     assert b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
@@ -192,12 +192,13 @@ def test_im2col_record_round_trip() -> None:
 
 
 @pytest.mark.slow
-def test_compile_an_sm90_tma_im2col_conv_with_nvrtc(tmp_path: Path) -> None:
+@pytest.mark.nvrtc(SM90_CONV)
+def test_compile_an_sm90_tma_im2col_conv_with_nvrtc(nvrtc: NvrtcBatch) -> None:
     """CUTLASS's im2col TMA descriptors are host-only code; Kiln's overlay makes them build on the
     device and leave their encode arguments for the launcher. This compiles one such kernel."""
     from worker.runtime.launch_meta import launch_meta
 
-    out = Compiler(tmp_path / "cache", jobs=1, timeout=600).compile_all([SM90_CONV], target_arch="sm_90a")[0]
+    [out] = nvrtc.outcomes(SM90_CONV)
     assert out.ok, out.error + out.log[-2000:]
     assert out.cubin[:4] == b"\x7fELF" and b"kiln_conv2d_fprop" in out.cubin and b"kiln_build_params" in out.cubin
     meta = launch_meta(SM90_CONV)
@@ -238,8 +239,9 @@ def test_persistent_conv_render_and_launch_contract() -> None:
 
 
 @pytest.mark.slow
-def test_compile_a_folded_persistent_conv_with_nvrtc(tmp_path: Path) -> None:
-    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([FOLDED], target_arch="sm_90a")[0]
+@pytest.mark.nvrtc(FOLDED)
+def test_compile_a_folded_persistent_conv_with_nvrtc(nvrtc: NvrtcBatch) -> None:
+    [out] = nvrtc.outcomes(FOLDED)
     assert out.ok, out.error + out.log[-2000:]
     for symbol in (b"kiln_conv2d_fprop", b"kiln_build_params", b"kiln_fold_input"):
         assert symbol in out.cubin

@@ -11,6 +11,7 @@ import pytest
 
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
+from tests.nvrtc_batch import NvrtcBatch
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 from worker.kernels.render import render, waits_on_prior_grid
 from worker.runtime import driver_launch, launcher
@@ -79,14 +80,16 @@ def test_ctypes_launch_config_carries_both_attributes(monkeypatch: pytest.Monkey
     assert neither.config.numAttrs == 0 and not ctypes.cast(neither.config.attrs, ctypes.c_void_p).value
 
 
-@pytest.mark.slow
-def test_stream_k_kernel_compiles_without_grid_dependency_control(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The variant that failed to compile on the H200 host once every sm90 GEMM had the define."""
-    from worker.kernels.compiler import Compiler
+# The variant that failed to compile on the H200 host once every sm90 GEMM had the define.
+STREAM_K_BIAS_RELU = replace(STREAM_K, epilogue=Epilogue.bias_relu, tile=(128, 64, 128))
 
-    cfg = replace(STREAM_K, epilogue=Epilogue.bias_relu, tile=(128, 64, 128))
-    assert cfg.name == "sm90_f16_rc_t128x64x128_c1x2_cooperative_tma_streamk_a888_bias_relu"
-    out = Compiler(tmp_path / "cache", jobs=1, timeout=300).compile_all([cfg], target_arch="sm_90a")[0]
+
+@pytest.mark.slow
+@pytest.mark.nvrtc(STREAM_K_BIAS_RELU)
+def test_stream_k_kernel_compiles_without_grid_dependency_control(nvrtc: NvrtcBatch) -> None:
+    """The variant that failed to compile on the H200 host once every sm90 GEMM had the define."""
+    assert STREAM_K_BIAS_RELU.name == "sm90_f16_rc_t128x64x128_c1x2_cooperative_tma_streamk_a888_bias_relu"
+    [out] = nvrtc.outcomes(STREAM_K_BIAS_RELU)
     assert out.ok, out.error + out.log[-2000:]
 
 
