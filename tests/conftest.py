@@ -33,6 +33,9 @@ def _gpu_visible() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:  # the first compile test's setup compiles the whole batch (tests/nvrtc_batch.py)
+        if item.get_closest_marker("nvrtc") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(1800))
     if any("gpu" in item.keywords for item in items) and not _gpu_visible():
         skip = pytest.mark.skip(reason="no NVIDIA GPU visible")
         for item in items:
