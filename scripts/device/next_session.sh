@@ -260,6 +260,18 @@
 #     cubin and the interleaved one, ~4 min on 2 cores), then prepare_carry.sh. If the 88-row tile now
 #     beats the 96-row winner, add (64, 88, 128) under 1x1 and 1x2 (TMA epilogue) to the decode space
 #     beside DECODE_96_WIDE_TILES and re-run the decode.m64 search.
+#  2s. Session 39 (H100s, asked for as H200s): session 38 run A first found every 88-row twin refused
+#     in verification (the tail test cut K by 24; gpu_bench.tail_cuts now cuts whole 64-wide atoms),
+#     then, fixed, timed them: 88 rows under 1x1 37.22 / 37.44 us against the 96-row winner's 37.12 /
+#     37.12 (1x4) and cuBLAS's 36.93 / 36.67: one box a stage closed session 37's 5% to 0.3-0.9%, no
+#     win; not searched. Interleaved cluster split-K slices (session 37 run C) lose 4-8% on
+#     decode.m128; not searched. All 102 GPU tests passed (H100). Next: FIRST
+#     `bash scripts/device/session39_c.sh` on an H200 (the suite replay at main: the standing H200
+#     figures were last replayed at ddb3658); compile on the CPU host first
+#     (`compile_twins.py bench/results/gemm_h200_20261204_session26_c_search.json
+#     bench/results/gemm_h100_20261206_session33_b_search.json`, 19 cubins, ~11 min on 2 cores), then
+#     prepare_carry.sh. decode.m128's last ~10% needs four-CTA clusters (two K slices by two token
+#     tiles sharing each weight k-tile by multicast; README, Known gaps), which no template expresses.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
