@@ -23,7 +23,7 @@ SM90 = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue
                     schedule=Schedule.pingpong, epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent)
 
 
-# What a decode GEMM searches: swapped operands (D^T = B·A^T, column-major D) with parallel split-K.
+# What the compile tests below build (each test's docstring says why), compiled in one batch.
 DECODE_SPLIT = replace(SM90, epilogue=Epilogue.bias_gelu, tile=(64, 16, 128), epilogue_schedule=EpilogueSchedule.nosmem,
                        swap_ab=True, split_k_mode="parallel", split_k=2)
 WARP_STORES_STREAMK = replace(SM90, epilogue=Epilogue.bias_gelu, schedule=Schedule.cooperative, warp_stores=True,

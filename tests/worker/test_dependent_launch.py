@@ -80,7 +80,6 @@ def test_ctypes_launch_config_carries_both_attributes(monkeypatch: pytest.Monkey
     assert neither.config.numAttrs == 0 and not ctypes.cast(neither.config.attrs, ctypes.c_void_p).value
 
 
-# The variant that failed to compile on the H200 host once every sm90 GEMM had the define.
 STREAM_K_BIAS_RELU = replace(STREAM_K, epilogue=Epilogue.bias_relu, tile=(128, 64, 128))
 
 
