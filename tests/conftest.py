@@ -19,11 +19,12 @@ from service.db.engine import Database, open_database
 from service.db.migrate import upgrade
 from service.db.models import Base
 from service.settings import Settings
-from tests.nvrtc_batch import NvrtcBatch, declared
+from tests.nvrtc_batch import NvrtcBatch, compile_tests_last, declared
 
 REPO = Path(__file__).resolve().parents[1]
 POSTGRES_ADMIN_URL = os.environ.get("KILN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 ARTIFACTS = REPO / "test-artifacts"
+NVRTC_BATCH = pytest.StashKey[NvrtcBatch]()
 
 
 def _gpu_visible() -> bool:
@@ -33,7 +34,8 @@ def _gpu_visible() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:  # the first compile test's setup compiles the whole batch (tests/nvrtc_batch.py)
+    compile_tests_last(items)
+    for item in items:  # the first compile test may wait out most of the batch (tests/nvrtc_batch.py)
         if item.get_closest_marker("nvrtc") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(1800))
     if any("gpu" in item.keywords for item in items) and not _gpu_visible():
@@ -43,10 +45,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(skip)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start compiling what the selected compile tests declare while the other tests run."""
+    wanted = declared(session.items)
+    if wanted and not session.config.option.collectonly:
+        session.config.stash[NVRTC_BATCH] = NvrtcBatch(wanted)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    batch = session.config.stash.get(NVRTC_BATCH, None)
+    if batch is not None:
+        batch.remove_cache()
+
+
 @pytest.fixture(scope="session")
-def nvrtc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> NvrtcBatch:
+def nvrtc(request: pytest.FixtureRequest) -> NvrtcBatch:
     """Every variant the session's selected tests declare (@pytest.mark.nvrtc), compiled at once."""
-    return NvrtcBatch(tmp_path_factory.mktemp("nvrtc") / "cache", declared(request.session.items))
+    return request.config.stash[NVRTC_BATCH]
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,22 @@ def test_compile_failure_is_recorded_with_its_log(tmp_path: Path) -> None:
     assert not out.ok and out.error and "error" in out.log
 
 
+def test_niced_compiles_run_below_the_callers_priority(tmp_path: Path) -> None:
+    """The test suite compiles its batch behind the other tests; its compile processes must yield."""
+    import os
+
+    compiler = Compiler(tmp_path / "cache", jobs=1, niceness=7)
+    slot = compiler._spawn([])
+    try:
+        deadline = time.monotonic() + 60  # a spawned child imports the compiler module first
+        while os.getpriority(os.PRIO_PROCESS, slot.proc.pid) != os.nice(0) + 7 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert os.getpriority(os.PRIO_PROCESS, slot.proc.pid) == os.nice(0) + 7
+    finally:
+        slot.conn.send(None)
+        slot.proc.join(10)
+
+
 def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> None:
     """Two compilers (two GPUs' workers) share a cache: one compiles, the other waits for its cubin."""
     import threading
