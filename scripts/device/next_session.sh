@@ -274,7 +274,8 @@
 #     tiles sharing each weight k-tile by multicast; README, Known gaps), which no template expresses.
 #  2t. Session 40 (H100s, asked for as H200s): session39_c.sh replayed session 33 run B's H100 winners at
 #     main: geomean 1.031 (the search's 1.036), every ratio within 1% but decode.m16 and square.8192
-#     (gemm_h100_20261207_session40_a_replay.json): sessions 34-39 moved no winner. session36_b.sh on an
+#     (gemm_h100_20261207_session40_a_replay.json; run E on a second start: 1.032, decode ratios 2-4%
+#     apart between starts): sessions 34-39 moved no winner. session36_b.sh on an
 #     H100: with PDL off o_proj needs 1.6% more cycles than nvjet at a 1.1% lower clock (H200: 2.0% at
 #     the same clock). All 102 GPU tests passed (H100). Next: FIRST, if an H200 ever serves a call,
 #     `bash scripts/device/session39_c.sh` (compile its 19 winners on the CPU host first, ~5-11 min on
