@@ -47,7 +47,7 @@ def compile_arch(cfg: KernelConfig, target_arch: str) -> str:
     return ARCH_OF_FAMILY.get(cfg.family, target_arch)
 
 
-def _worker_main(conn: Any, pch_root: str, niceness: int = 0) -> None:
+def _worker_main(conn: Any, pch_root: str, niceness: int) -> None:
     """A long-lived compile process: NVRTC's precompiled headers live as long as the process, so a
     worker that compiles many 2.x variants parses their common headers once."""
     import tempfile
@@ -113,14 +113,18 @@ class Compiler:
         return cache_key(source, arch=arch, options=options, nvrtc=tc.nvrtc, cutlass=tc.cutlass,
                          overlay=_overlay_digest(str(cutlass_include)))
 
-    def _spawn(self, slots: list[_Slot]) -> _Slot:
+    def _start_process(self) -> tuple[Any, Any]:
+        """A fresh compile process and the parent's end of its pipe."""
         parent, child = self._ctx.Pipe()
         root = self.cache.root / "pch"
         root.mkdir(parents=True, exist_ok=True)
         proc = self._ctx.Process(target=_worker_main, args=(child, str(root), self.niceness), daemon=True)
         proc.start()
         child.close()
-        slot = _Slot(proc, parent)
+        return proc, parent
+
+    def _spawn(self, slots: list[_Slot]) -> _Slot:
+        slot = _Slot(*self._start_process())
         slots.append(slot)
         return slot
 
@@ -148,12 +152,7 @@ class Compiler:
             return None
         slot.proc.kill()
         slot.proc.join(timeout=5)
-        parent, child = self._ctx.Pipe()
-        slot.proc = self._ctx.Process(target=_worker_main, args=(child, str(self.cache.root / "pch"), self.niceness),
-                                     daemon=True)
-        slot.proc.start()
-        child.close()
-        slot.conn = parent
+        slot.proc, slot.conn = self._start_process()
         return CompileOutcome(cfg, src_sha, False, None, "", failure, elapsed, False, arch)
 
     def compile_all(
