@@ -12,7 +12,7 @@ import pytest
 from service.specs.epilogues import Epilogue
 from service.specs.gemm import DType, Layout
 from tests.nvrtc_batch import NvrtcBatch
-from worker.kernels.compiler import Compiler
+from worker.kernels.compiler import CompileOutcome, Compiler, _Slot
 from worker.kernels.config import EpilogueSchedule, Family, KernelConfig, Schedule, TileScheduler
 
 pytestmark = pytest.mark.slow
@@ -85,6 +85,49 @@ def test_niced_compiles_run_below_the_callers_priority(tmp_path: Path) -> None:
     finally:
         slot.conn.send(None)
         slot.proc.join(10)
+
+
+class _KillsItsFirstProcess(Compiler):
+    """Kills the first compile process at a chosen moment, as the OOM killer might."""
+
+    def __init__(self, cache_dir: Path, *, when: str) -> None:
+        super().__init__(cache_dir, jobs=1, timeout=300)
+        self.when, self.killed = when, False
+
+    def _kill_once(self, slot: _Slot) -> None:
+        if not self.killed:
+            self.killed = True
+            slot.proc.kill()
+            slot.proc.join(10)
+
+    def _spawn(self, slots: list[_Slot]) -> _Slot:
+        slot = super()._spawn(slots)
+        if self.when == "idle":
+            self._kill_once(slot)
+        return slot
+
+    def _collect(self, slot: _Slot, task: tuple[KernelConfig, str, str, list[str], str]) -> CompileOutcome | None:
+        if self.when == "holding_a_task":
+            self._kill_once(slot)
+        return super()._collect(slot, task)
+
+
+def test_a_compile_process_killed_holding_a_task_fails_that_variant_only(tmp_path: Path) -> None:
+    """It dies with our task unread in its socket: the parent's read is reset, not closed. That
+    variant is recorded as failed, and the next one compiles in a fresh process on the same slot."""
+    compiler = _KillsItsFirstProcess(tmp_path / "cache", when="holding_a_task")
+    first, second = compiler.compile_all([SM80, replace(SM80, stages=4)], target_arch="sm_80")
+    assert compiler.killed
+    assert not first.ok and first.error == "compiler process died"
+    assert second.ok, (second.error, second.log[-2000:])
+
+
+def test_a_compile_process_killed_while_idle_is_replaced_before_its_task(tmp_path: Path) -> None:
+    """A process that died before it was handed anything is not the variant's fault."""
+    compiler = _KillsItsFirstProcess(tmp_path / "cache", when="idle")
+    (out,) = compiler.compile_all([SM80], target_arch="sm_80")
+    assert compiler.killed
+    assert out.ok, (out.error, out.log[-2000:])
 
 
 def test_two_processes_on_one_host_compile_a_variant_once(tmp_path: Path) -> None:

@@ -135,25 +135,40 @@ class Compiler:
         src_sha = hashlib.sha256(source.encode()).hexdigest()
         elapsed = time.monotonic() - slot.started
         failure = None
-        if slot.conn.poll():
-            try:
-                status, a, log, seconds = slot.conn.recv()
-            except EOFError:
-                status, a, log, seconds = "error", "compiler process died", "", elapsed
+        try:
+            reply = slot.conn.recv() if slot.conn.poll() else None
+        except (EOFError, OSError):  # closed pipe, or reset when it died holding our unread task
+            reply, failure = None, "compiler process died"
+        if reply is not None:
+            status, a, log, seconds = reply
             if status == "ok":
                 self.cache.put(key, a, log=log, compile_seconds=seconds, extra={"name": cfg.variant_name})
                 return CompileOutcome(cfg, src_sha, True, a, log, None, seconds, False, arch)
             return CompileOutcome(cfg, src_sha, False, None, log, a, seconds, False, arch)
-        if not slot.proc.is_alive():
+        if failure is None and not slot.proc.is_alive():
             failure = f"compiler process exited ({slot.proc.exitcode})"
-        elif elapsed > self.timeout:
+        elif failure is None and elapsed > self.timeout:
             failure = f"compile timed out after {self.timeout:.0f}s"
         if failure is None:
             return None
+        self._replace_process(slot)
+        return CompileOutcome(cfg, src_sha, False, None, "", failure, elapsed, False, arch)
+
+    def _replace_process(self, slot: _Slot) -> None:
+        """A dead or overrunning process never takes another task: the next one goes to a fresh one."""
         slot.proc.kill()
         slot.proc.join(timeout=5)
+        slot.conn.close()
         slot.proc, slot.conn = self._start_process()
-        return CompileOutcome(cfg, src_sha, False, None, "", failure, elapsed, False, arch)
+
+    def _send(self, slot: _Slot, task: tuple[str, str, list[str]]) -> None:
+        """Hand a task to an idle process. One that died while idle (killed by the OOM killer, say)
+        is not the variant's fault: it is replaced and the task goes to the fresh process."""
+        try:
+            slot.conn.send(task)
+        except OSError:
+            self._replace_process(slot)
+            slot.conn.send(task)
 
     def compile_all(
         self, configs: Iterable[KernelConfig], *, target_arch: str,
@@ -204,7 +219,7 @@ class Compiler:
                         continue
                     locks[index] = fd
                     slot = next((sl for sl in slots if sl.index is None), None) or self._spawn(slots)
-                    slot.conn.send((source, arch, options))
+                    self._send(slot, (source, arch, options))
                     slot.index, slot.started = index, time.monotonic()
                 time.sleep(0.05)
                 for slot in list(slots):
