@@ -504,6 +504,32 @@ def test_cluster_split_kernels_verify_at_every_slice_count(kind: str, tmp_path: 
             assert prepared.grid == (want, -(-rows // cfg.tile[0]), -(-cols // cfg.tile[1])), (slices, m, n, k)
 
 
+# The consumer loop unrolled over the stages (KernelConfig.lean_consumer,
+# templates/lean_consumer_mainloop.cuh.j2): a runtime-stage loop until the read stage wraps, whole
+# rounds with the stage a constant, then the remainder. Each suite winner's schedule (cooperative
+# 256x128 1x2, swapped ping-pong 128x192 2x1, single-consumer 128x64) on K tails that land the
+# remainder loop on every stage (1032 = 16 tiles and a partial one; 200 = four tiles, fewer than one
+# round) and on the suite shape itself, where persistent CTAs start each tile at a different stage.
+LEAN_CONSUMER = {
+    "cooperative_256x128_1x2": (replace(SM90_BIAS, epilogue=Epilogue.none, tile=(256, 128, 64), cluster=(1, 2),
+                                        epilogue_schedule=EpilogueSchedule.tma, lean_consumer=True),
+                                [(2048, 4096, 4096), (1000, 776, 1032), (300, 520, 200)]),
+    "pingpong_128x192_2x1_swapped": (KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none,
+                                                  (128, 192, 64), cluster=(2, 1), schedule=Schedule.pingpong,
+                                                  epilogue_schedule=EpilogueSchedule.tma,
+                                                  tile_scheduler=TileScheduler.persistent, swap_ab=True,
+                                                  lean_consumer=True),
+                                     [(2048, 12288, 4096), (1000, 776, 1032), (300, 520, 200)]),
+    "single_128x64": (replace(_single((128, 64, 64), (1, 1)), warp_stores=True, lean_consumer=True),
+                      [(1024, 1024, 1024), (1000, 776, 1032), (300, 520, 200)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LEAN_CONSUMER))
+def test_lean_consumer_kernels_verify(kind: str, tmp_path: Path) -> None:
+    _verifies_on(*LEAN_CONSUMER[kind], tmp_path)
+
+
 # Kiln's activation functors (templates/kiln_activation.cuh.j2): SiLU, sigmoid and GELU through one
 # tanh.approx each, in FP32 ("tanh") or on fp16 pairs in the TMA epilogue ("packed"), and in the
 # no-smem epilogue (FP32 whatever the math). The fused suite winner's kernel (bench/gemm_pairs.py

@@ -39,6 +39,8 @@ PREFETCH_PLAIN = replace(SM90, l2_prefetch=8)
 ODD_WIDTH = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1, 2), schedule=Schedule.single,
                     tile_scheduler=TileScheduler.none, warp_stores=True)
 
+LEAN_CONSUMER = replace(SM90, epilogue=Epilogue.none, lean_consumer=True)
+
 
 def _elf_symbols(cubin: bytes) -> bytes:
     assert cubin[:4] == b"\x7fELF" and cubin[4] == 2  # 64-bit ELF
@@ -221,3 +223,13 @@ def test_compile_odd_width_tile_with_k_first_b_atoms(nvrtc: NvrtcBatch) -> None:
     [o] = nvrtc.outcomes(ODD_WIDTH)
     assert o.ok, (o.error, o.log[-2000:])
     assert b"kiln_gemm" in _elf_symbols(o.cubin or b"")
+
+
+@pytest.mark.nvrtc(LEAN_CONSUMER)
+def test_compile_consumer_loop_unrolled_over_the_stages(nvrtc: NvrtcBatch) -> None:
+    """templates/lean_consumer_mainloop.cuh.j2 reads the pipeline's barrier layout and its arrival
+    rule from CUTLASS's public API and static_asserts what it assumes; a CUTLASS update that moves
+    either fails here, on the CPU."""
+    (out,) = nvrtc.outcomes(LEAN_CONSUMER)
+    assert out.ok, (out.error, out.log[-2000:])
+    assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")

@@ -294,3 +294,19 @@ def test_interleaved_k_slices_are_a_cluster_split_choice_that_leaves_contiguous_
     assert "KILN_SPLIT_K_INTERLEAVE 1" not in render(split)
     with pytest.raises(R.UnsupportedConfig):
         render(replace(interleaved, split_k_mode="none", split_k=1, tile_scheduler=TileScheduler.persistent))
+
+
+def test_lean_consumer_replaces_cutlasss_consumer_loop_only_where_it_stands_alone() -> None:
+    """lean_consumer names its kernel `_lc` and wraps the builder's mainloop in the unrolled consumer
+    loop; the default kernel keeps CUTLASS's collective, and the other mainloop wrappers refuse it."""
+    plain = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (256, 128, 64),
+                         cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                         tile_scheduler=TileScheduler.persistent)
+    lean = replace(plain, lean_consumer=True)
+    assert lean.variant_name == plain.variant_name.replace("_persistent_", "_persistent_lc_")
+    source = render(lean)
+    assert "using CollectiveMainloop = kiln_mainloop::LeanConsumer<BuiltMainloop>;" in source
+    assert "LeanConsumer" not in render(plain)
+    for bad in ({"l2_prefetch": 8}, {"phase_clock": True}, {"tile": (64, 88, 128), "cluster": (1, 1)}):
+        with pytest.raises(R.UnsupportedConfig):
+            render(replace(lean, **bad))

@@ -141,6 +141,11 @@ class KernelConfig:
     # run, so a cluster's slices read neighbouring K tiles of the same rows together. Measured slower
     # than contiguous slices (session 37 run C, an H100: +4-8% on decode.m128), so never searched.
     split_k_interleave: bool = False
+    # sm90 GEMMs: the consumer's k-tile loop unrolled over the pipeline's stages, so each copy of the
+    # body has its stage as a constant (templates/lean_consumer_mainloop.cuh.j2): the test of whether
+    # CUTLASS's per-k-block bookkeeping is the compute-bound winners' gap to nvjet. Not searched
+    # unless measured faster.
+    lean_consumer: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -234,6 +239,7 @@ class KernelConfig:
         stages += "_pc" if self.phase_clock else ""
         stages += f"_pf{self.l2_prefetch}" if self.l2_prefetch else ""
         stages += "_zm" if self.streamk_memset else ""
+        stages += "_lc" if self.lean_consumer else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 

@@ -274,7 +274,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
             phase_clock=bool(cfg.phase_clock), prefetch_a=bool(cfg.swap_ab),
             extended_wgmma=needs_extended_wgmma(int(cfg.tile[1])), k_first_b=k_first_b_atoms(cfg),
-            split_k_interleave=bool(cfg.split_k_interleave),
+            split_k_interleave=bool(cfg.split_k_interleave), lean_consumer=lean_consumer(cfg),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
@@ -302,6 +302,18 @@ def l2_prefetch(cfg: KernelConfig) -> int:
     if n and (n not in L2_PREFETCH_DISTANCES or cfg.phase_clock or cfg.family is not Family.sm90_tma):
         raise UnsupportedConfig(f"l2_prefetch is one of {L2_PREFETCH_DISTANCES} on sm90 TMA GEMMs without the phase clock")
     return n
+
+
+def lean_consumer(cfg: KernelConfig) -> bool:
+    """Whether the consumer's k-tile loop is unrolled over the stages (templates/lean_consumer_mainloop.cuh.j2).
+    It replaces CUTLASS's mma(); the phase clock, the L2 prefetch and the odd-width K-first mainloop
+    each wrap CUTLASS's collective their own way, so it stands alone."""
+    if not cfg.lean_consumer:
+        return False
+    if cfg.family is not Family.sm90_tma or cfg.phase_clock or cfg.l2_prefetch or odd_group_width(cfg):
+        raise UnsupportedConfig("the lean consumer loop is built for sm90 TMA GEMMs without the phase clock, "
+                                "L2 prefetch or an odd-width tile")
+    return True
 
 
 def tile_scheduler_type(cfg: KernelConfig) -> str:
