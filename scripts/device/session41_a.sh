@@ -7,10 +7,10 @@
 set -u
 source scripts/device/prelude.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader
-gpu_tests_matching "lean_consumer" 150
-pairs_script session41_a 330
+gpu_tests_matching "lean_consumer" 120
+pairs_script session41_a 260
 R=bench/results/gemm_h100_20261206_session33_b_search.json
-KILN_PDL=0 timeout 100 python3 -m bench.power_draw --result $R --extra scripts/device/session41_a_twins.json \
+KILN_PDL=0 timeout 80 python3 -m bench.power_draw --result $R --extra scripts/device/session41_a_twins.json \
   --only llama7b.o_proj llama7b.down --seconds 2 --turns 2 --data randn --out $OUT/power_randn_nopdl.json \
   > $OUT/power_randn_nopdl.log 2>&1
 echo "power randn, no PDL rc=$?"; power_medians $OUT/power_randn_nopdl.log
