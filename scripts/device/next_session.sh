@@ -281,6 +281,10 @@
 #     `bash scripts/device/session39_c.sh` (compile its 19 winners on the CPU host first, ~5-11 min on
 #     2 cores: compile_twins.py on the two result files named in 2s, then prepare_carry.sh); the
 #     standing H200 figures are still session 30 run D's (ddb3658).
+#  2u. Session 41: the consumer loop unrolled over the stages (KernelConfig.lean_consumer,
+#     templates/lean_consumer_mainloop.cuh.j2; item 2p(a)): per-thread instructions per k-block in the
+#     steady-state loop 11-12 -> 1.0-1.5 (cooperative, ping-pong), 4 -> 0.4-0.8 (single 1x1), by
+#     cuobjdump. LEAN_CONSUMER_NEXT
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
