@@ -284,7 +284,12 @@
 #  2u. Session 41: the consumer loop unrolled over the stages (KernelConfig.lean_consumer,
 #     templates/lean_consumer_mainloop.cuh.j2; item 2p(a)): per-thread instructions per k-block in the
 #     steady-state loop 11-12 -> 1.0-1.5 (cooperative, ping-pong), 4 -> 0.4-0.8 (single 1x1), by
-#     cuobjdump. LEAN_CONSUMER_NEXT
+#     cuobjdump. Run A (`session41_a.sh`, an H100) timed each compute-bound winner beside its lean twin:
+#     ties within 0.3% (o_proj, down, attn_out, qkv), +0.5-0.8% on bert-large.attn_out and ffn2; o_proj's
+#     cycles per launch under `kiln bench power` (PDL off) 1.012 of nvjet's against the winner's 1.007.
+#     The bookkeeping lead is closed; not searched. Next: FIRST, if an H200 ever serves a call,
+#     `bash scripts/device/session39_c.sh` (2t). The remaining compute-bound lead is nvjet's pairing
+#     (2n: 421 MB from L2 for 805 MB into the SMs, Kiln 510), read in ncu's per-instruction memory table.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
