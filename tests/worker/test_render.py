@@ -307,6 +307,7 @@ def test_lean_consumer_replaces_cutlasss_consumer_loop_only_where_it_stands_alon
     source = render(lean)
     assert "using CollectiveMainloop = kiln_mainloop::LeanConsumer<BuiltMainloop>;" in source
     assert "LeanConsumer" not in render(plain)
-    for bad in ({"l2_prefetch": 8}, {"phase_clock": True}, {"tile": (64, 88, 128), "cluster": (1, 1)}):
+    for bad in ({"l2_prefetch": 8}, {"phase_clock": True}, {"tile": (64, 88, 128), "cluster": (1, 1)},
+                {"family": Family.sm80_tensorop, "warp": (64, 64, 32), "stages": 3}):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(lean, **bad))

@@ -233,6 +233,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "warp_stores": warp_stores(cfg),
         "self_clearing": self_clearing_workspace(cfg),
         "l2_prefetch": l2_prefetch(cfg),
+        "lean_consumer": lean_consumer(cfg),
     }
     if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
         raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
@@ -274,7 +275,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
             epilogue_tile=epilogue_tile(cfg), max_active_clusters=queries_cluster_occupancy(cfg),
             phase_clock=bool(cfg.phase_clock), prefetch_a=bool(cfg.swap_ab),
             extended_wgmma=needs_extended_wgmma(int(cfg.tile[1])), k_first_b=k_first_b_atoms(cfg),
-            split_k_interleave=bool(cfg.split_k_interleave), lean_consumer=lean_consumer(cfg),
+            split_k_interleave=bool(cfg.split_k_interleave),
         )
         if cfg.split_k_mode == "cluster":
             check_cluster_split(cfg)
