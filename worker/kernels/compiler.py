@@ -134,25 +134,32 @@ class Compiler:
         cfg, source, arch, options, key = task
         src_sha = hashlib.sha256(source.encode()).hexdigest()
         elapsed = time.monotonic() - slot.started
-        failure = None
+        failure: str | None
         try:
             reply = slot.conn.recv() if slot.conn.poll() else None
         except (EOFError, OSError):  # closed pipe, or reset when it died holding our unread task
             reply, failure = None, "compiler process died"
+        else:
+            failure = None if reply is not None else self._stopped(slot, elapsed)
         if reply is not None:
             status, a, log, seconds = reply
             if status == "ok":
                 self.cache.put(key, a, log=log, compile_seconds=seconds, extra={"name": cfg.variant_name})
                 return CompileOutcome(cfg, src_sha, True, a, log, None, seconds, False, arch)
             return CompileOutcome(cfg, src_sha, False, None, log, a, seconds, False, arch)
-        if failure is None and not slot.proc.is_alive():
-            failure = f"compiler process exited ({slot.proc.exitcode})"
-        elif failure is None and elapsed > self.timeout:
-            failure = f"compile timed out after {self.timeout:.0f}s"
         if failure is None:
             return None
         self._replace_process(slot)
         return CompileOutcome(cfg, src_sha, False, None, "", failure, elapsed, False, arch)
+
+    def _stopped(self, slot: _Slot, elapsed: float) -> str | None:
+        """Why a process that has not replied never will (it exited, or overran the timeout); None
+        while it may still."""
+        if not slot.proc.is_alive():
+            return f"compiler process exited ({slot.proc.exitcode})"
+        if elapsed > self.timeout:
+            return f"compile timed out after {self.timeout:.0f}s"
+        return None
 
     def _replace_process(self, slot: _Slot) -> None:
         """A dead or overrunning process never takes another task: the next one goes to a fresh one."""
