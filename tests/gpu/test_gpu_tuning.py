@@ -530,6 +530,33 @@ def test_lean_consumer_kernels_verify(kind: str, tmp_path: Path) -> None:
     _verifies_on(*LEAN_CONSUMER[kind], tmp_path)
 
 
+# The cooperative kernel with its two consumer warpgroups side by side along N
+# (KernelConfig.wg_split_n): nvjet's 192- and 320-row "coopB" tiles, each subtile one 64-row atom by
+# the whole N. The cubins session 42 run A times (scripts/device/session42_a.py): on tails in M, N
+# and K (the last 192-row tile a third full), with a bias along N and bias + GELU, one subtile
+# store in flight, and on suite shapes.
+def _split_n(tile: tuple[int, int, int], cluster: tuple[int, int], epilogue: Epilogue = Epilogue.none,
+             store_stages: int = 0) -> KernelConfig:
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=cluster,
+                        schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent, epilogue_store_stages=store_stages, wg_split_n=True)
+
+
+SPLIT_N = {
+    "192x128_1x2": (_split_n((192, 128, 64), (1, 2)), [(4096, 768, 768), (1000, 776, 1032), (300, 520, 200)]),
+    "192x128_2x1_bias": (_split_n((192, 128, 64), (2, 1), Epilogue.bias), [(4096, 768, 3072), (1000, 776, 1032)]),
+    "192x128_1x2_bias_gelu": (_split_n((192, 128, 64), (1, 2), Epilogue.bias_gelu), [(4096, 3072, 768),
+                                                                                   (1000, 776, 1032)]),
+    "192x128_1x2_one_store": (_split_n((192, 128, 64), (1, 2), Epilogue.none, 1), [(1000, 776, 1032), (300, 520, 200)]),
+    "320x128_1x2": (_split_n((320, 128, 64), (1, 2)), [(1000, 776, 1032), (300, 520, 200)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SPLIT_N))
+def test_split_n_warpgroup_kernels_verify(kind: str, tmp_path: Path) -> None:
+    _verifies_on(*SPLIT_N[kind], tmp_path)
+
+
 # Kiln's activation functors (templates/kiln_activation.cuh.j2): SiLU, sigmoid and GELU through one
 # tanh.approx each, in FP32 ("tanh") or on fp16 pairs in the TMA epilogue ("packed"), and in the
 # no-smem epilogue (FP32 whatever the math). The fused suite winner's kernel (bench/gemm_pairs.py

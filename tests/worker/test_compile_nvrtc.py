@@ -40,6 +40,8 @@ ODD_WIDTH = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1
                     tile_scheduler=TileScheduler.none, warp_stores=True)
 
 LEAN_CONSUMER = replace(SM90, epilogue=Epilogue.none, lean_consumer=True)
+SPLIT_N = replace(SM90, epilogue=Epilogue.bias, tile=(320, 128, 64), cluster=(1, 2), schedule=Schedule.cooperative,
+                  wg_split_n=True)
 
 
 def _elf_symbols(cubin: bytes) -> bytes:
@@ -231,5 +233,15 @@ def test_compile_consumer_loop_unrolled_over_the_stages(nvrtc: NvrtcBatch) -> No
     rule from CUTLASS's public API and static_asserts what it assumes; a CUTLASS update that moves
     either fails here, on the CPU."""
     (out,) = nvrtc.outcomes(LEAN_CONSUMER)
+    assert out.ok, (out.error, out.log[-2000:])
+    assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")
+
+
+@pytest.mark.nvrtc(SPLIT_N)
+def test_compile_warpgroups_split_along_n(nvrtc: NvrtcBatch) -> None:
+    """The split-N cooperative kernel (KernelConfig.wg_split_n) builds its own TiledMma and epilogue
+    policy from CUTLASS's parts; a 320-row tile also takes the Int<320> CuTe does not name. A CUTLASS
+    update that changes what those parts assume fails here, on the CPU."""
+    (out,) = nvrtc.outcomes(SPLIT_N)
     assert out.ok, (out.error, out.log[-2000:])
     assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")

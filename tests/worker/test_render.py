@@ -311,3 +311,24 @@ def test_lean_consumer_replaces_cutlasss_consumer_loop_only_where_it_stands_alon
                 {"family": Family.sm80_tensorop, "warp": (64, 64, 32), "stages": 3}):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(lean, **bad))
+
+
+def test_split_n_warpgroups_build_their_own_tiled_mma_and_one_atom_epilogue_subtiles() -> None:
+    """wg_split_n names its kernel `_wn`, lays the two consumer warpgroups side by side along N and
+    gives the TMA epilogue 64-row subtiles the whole tile wide; tiles and options it cannot build are
+    refused before NVRTC sees them."""
+    plain = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (192, 128, 64),
+                         cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                         tile_scheduler=TileScheduler.persistent)
+    split = replace(plain, wg_split_n=True)
+    assert split.variant_name == plain.variant_name.replace("_persistent_", "_persistent_wn_")
+    source = render(split)
+    assert "Shape<_192, _64, _64>" in source and "Layout<Shape<_1, _2, _1>>{}" in source
+    assert "using Tile = Shape<_64, _128>;" in source
+    assert "SplitNTiledMma" not in render(replace(plain, tile=(256, 128, 64)))
+    assert "tmad1" in replace(split, epilogue_store_stages=1).variant_name
+    for bad in ({"schedule": Schedule.pingpong}, {"tile": (64, 128, 64)}, {"tile": (160, 128, 64)},
+                {"tile": (192, 192, 64)}, {"epilogue_schedule": EpilogueSchedule.nosmem}, {"lean_consumer": True},
+                {"warp_stores": True}, {"epilogue_tile_n": 64}, {"tile_scheduler": TileScheduler.streamk}):
+        with pytest.raises(R.UnsupportedConfig):
+            render(replace(split, **bad))

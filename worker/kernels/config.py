@@ -146,6 +146,12 @@ class KernelConfig:
     # CUTLASS's per-k-block bookkeeping is the compute-bound winners' gap to nvjet. Measured to tie
     # (session 41 run A, an H100: within 0.3% on four winners, 0.5-0.8% slower on two), so never searched.
     lean_consumer: bool = False
+    # sm90 cooperative GEMMs: the two consumer warpgroups split the tile along N instead of M, each
+    # computing all of the tile's rows (wgmma's 64-row atoms stacked M/64 deep) over half its columns.
+    # That frees the tile's M from CUTLASS's two 64- or 128-row halves: 192 and 320 rows, the tiles
+    # nvjet's "coopB" kernels run (192x128, 192x192, 320x128), with D row-major as the caller wants
+    # it (the swapped 128x192 tile reaches 192 rows only with column-major stores).
+    wg_split_n: bool = False
     # sm80_conv_fprop
     conv_iterator: ConvIterator = ConvIterator.none
     # launch-time (not compiled in)
@@ -240,6 +246,7 @@ class KernelConfig:
         stages += f"_pf{self.l2_prefetch}" if self.l2_prefetch else ""
         stages += "_zm" if self.streamk_memset else ""
         stages += "_lc" if self.lean_consumer else ""
+        stages += "_wn" if self.wg_split_n else ""
         return (f"sm90_{d}_{lay}_t{tile}_c{cl}_{self.schedule.value}_{self.epilogue_schedule.value}{epi}_"
                 f"{self.tile_scheduler.value}{stages}_{align}{swap}{par}_{self.epilogue.value}")
 

@@ -55,8 +55,9 @@ def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     # EpilogueTileAuto picks 128x32 (cooperative) or 64x32 subtiles; CUTLASS keeps two of them in
     # flight for D (epilogue_store_stages raises that); a residual C gets up to four buffers, which
     # D then reuses (sm90_epilogue_tma_warpspecialized.hpp, ReuseSmemC).
-    rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
-    cols = min(cfg.epilogue_tile_n or 32, cfg.tile[1])
+    # Warpgroups split along N store one 64-row atom the tile's whole N wide (render.epilogue_tile).
+    rows = min(128 if cfg.schedule is Schedule.cooperative and not cfg.wg_split_n else 64, cfg.tile[0])
+    cols = cfg.tile[1] if cfg.wg_split_n else min(cfg.epilogue_tile_n or 32, cfg.tile[1])
     subtiles = max(1, (cfg.tile[0] // rows) * (cfg.tile[1] // cols))
     stores = min(subtiles, cfg.epilogue_store_stages or 2)
     buffers = max(min(subtiles, 4), stores + 1) if cfg.epilogue.parts.residual else stores

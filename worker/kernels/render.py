@@ -234,6 +234,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "self_clearing": self_clearing_workspace(cfg),
         "l2_prefetch": l2_prefetch(cfg),
         "lean_consumer": lean_consumer(cfg),
+        "wg_split_n": wg_split_n(cfg),
     }
     if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
         raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
@@ -317,6 +318,31 @@ def lean_consumer(cfg: KernelConfig) -> bool:
     return True
 
 
+def wg_split_n(cfg: KernelConfig) -> bool:
+    """Whether the cooperative kernel's two consumer warpgroups split the tile along N (each owns
+    every row over half the columns) instead of along M. The tile's M is then any multiple of 64
+    from 128 (CUTLASS's cooperative kernel asks for 128 or more), its N 128 or 256. The
+    TMA epilogue's subtile must then be one 64-row atom by the tile's whole N (epilogue_tile), so
+    that each subtile holds the same accumulators of both warpgroups; the per-warp stores assume
+    warpgroups stacked along M, and the other mainloop wrappers take CUTLASS's TiledMma."""
+    if not cfg.wg_split_n:
+        return False
+    if (cfg.family is not Family.sm90_tma or cfg.schedule is not Schedule.cooperative
+            or cfg.tile_scheduler is not TileScheduler.persistent or cfg.epilogue_schedule is not EpilogueSchedule.tma):
+        raise UnsupportedConfig("warpgroups split along N are built for cooperative sm90 GEMMs with the persistent "
+                                "scheduler and the TMA epilogue")
+    if int(cfg.tile[0]) % 64 or not 128 <= int(cfg.tile[0]) <= 512 or int(cfg.tile[1]) not in (128, 256):
+        raise UnsupportedConfig("warpgroups split along N need a tile M that is a multiple of 64 from 128 to 512 "
+                                "and a tile N of 128 or 256: each warpgroup's half must be whole "
+                                "64-column atoms of the epilogue's 128-byte-swizzled subtile (a 192-wide tile's "
+                                "96-column halves fail CuTe's stride divisibility)")
+    if (cfg.epilogue_tile_n or cfg.warp_stores or cfg.split_k_mode != "none" or cfg.phase_clock or cfg.l2_prefetch
+            or cfg.lean_consumer):
+        raise UnsupportedConfig("warpgroups split along N set their own epilogue subtile and mainloop: no "
+                                "epilogue_tile_n, per-warp stores, split-K, phase clock, L2 prefetch or lean consumer")
+    return True
+
+
 def tile_scheduler_type(cfg: KernelConfig) -> str:
     if cfg.schedule is Schedule.single:
         return SINGLE_TILE_SCHEDULER
@@ -377,7 +403,10 @@ EPILOGUE_TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"
 def epilogue_tile(cfg: KernelConfig) -> str:
     """CUTLASS's automatic TMA-epilogue subtile (64x32 for fp16), or one `epilogue_tile_n` wide:
     half as many smem round trips and TMA stores per tile, for problems whose output is most of
-    their traffic. Rows as CUTLASS requires: 128 for cooperative kernels, 64 for ping-pong."""
+    their traffic. Rows as CUTLASS requires: 128 for cooperative kernels, 64 for ping-pong. Warpgroups
+    split along N take one 64-row atom by the whole tile N (wg_split_n)."""
+    if wg_split_n(cfg):
+        return f"Shape<_64, _{int(cfg.tile[1])}>"
     if not cfg.epilogue_tile_n:
         return EPILOGUE_TILE_AUTO
     if cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n:
@@ -387,13 +416,14 @@ def epilogue_tile(cfg: KernelConfig) -> str:
 
 
 def epilogue_store_stages(cfg: KernelConfig) -> int:
-    """TMA-epilogue subtile stores in flight, 0 for CUTLASS's own choice (min(subtiles, 2))."""
+    """TMA-epilogue subtile stores in flight, 0 for CUTLASS's own choice (min(subtiles, 2)). One gives
+    the mainloop a subtile's shared memory back for its stages, at a wait per subtile."""
     stages = int(cfg.epilogue_store_stages)
     if not stages:
         return 0
     tma = cfg.family is Family.sm90_conv_fprop or cfg.epilogue_schedule is EpilogueSchedule.tma
-    if cfg.is_2x or not tma or not 2 <= stages <= 8:
-        raise UnsupportedConfig("epilogue store stages are 2..8 TMA-epilogue subtile stores")
+    if cfg.is_2x or not tma or not 1 <= stages <= 8:
+        raise UnsupportedConfig("epilogue store stages are 1..8 TMA-epilogue subtile stores")
     return stages
 
 
