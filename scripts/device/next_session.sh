@@ -290,6 +290,17 @@
 #     The bookkeeping lead is closed; not searched. Next: FIRST, if an H200 ever serves a call,
 #     `bash scripts/device/session39_c.sh` (2t). The remaining compute-bound lead is nvjet's pairing
 #     (2n: 421 MB from L2 for 805 MB into the SMs, Kiln 510), read in ncu's per-instruction memory table.
+#  2v. Session 42 (no device start: two failed, then none lent): nvjet's "coopB" tiles built as the
+#     cooperative kernel with its warpgroups side by side along N (KernelConfig.wg_split_n, `_wn`; README
+#     "Warpgroups side by side along N"): 192x128 (cuBLAS's tile on bert-base.attn_out, Kiln's worst
+#     shape at 0.965, and ffn2) and 320x128 (square.8192), 64-row x whole-N epilogue subtiles, one store
+#     stage allowed (192x128 then gets nvjet's five stages). nvjet's 192x192 does not build (96-column
+#     halves vs the subtile's 64-column swizzle atom: it needs Kiln's own epilogue smem atom, 32 wide).
+#     Next: FIRST `bash scripts/device/session42_a.sh` (its GPU tests, then each winner beside its
+#     split-N twins; compile on the CPU host first: `KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python
+#     scripts/device/compile_twins.py session42_a`, ~2-8 min on 2 cores, then prepare_carry.sh). If a
+#     twin wins, add the split-N tiles to space.py for M > 128 (prune.accumulator_registers: M*N/256 a
+#     thread) and re-run the suite search; then, on an H200, session39_c.sh's replay (2t).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
