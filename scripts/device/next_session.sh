@@ -293,9 +293,9 @@
 #  2v. Session 42 (no device start: two failed, then none lent): nvjet's "coopB" tiles built as the
 #     cooperative kernel with its warpgroups side by side along N (KernelConfig.wg_split_n, `_wn`; README
 #     "Warpgroups side by side along N"): 192x128 (cuBLAS's tile on bert-base.attn_out, Kiln's worst
-#     shape at 0.965, and ffn2) and 320x128 (square.8192), 64-row x whole-N epilogue subtiles, one store
-#     stage allowed (192x128 then gets nvjet's five stages). nvjet's 192x192 does not build (96-column
-#     halves vs the subtile's 64-column swizzle atom: it needs Kiln's own epilogue smem atom, 32 wide).
+#     shape at 0.965, and ffn2), 192x192 (bert-base.qkv, llama7b.up; its subtile in 32-column atoms)
+#     and 320x128 (square.8192), 64-row x whole-N epilogue subtiles, one store stage allowed (192x128
+#     and 192x192 then get nvjet's five and four stages). None has run on a GPU yet.
 #     Next: FIRST `bash scripts/device/session42_a.sh` (its GPU tests, then each winner beside its
 #     split-N twins; compile on the CPU host first: `KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python
 #     scripts/device/compile_twins.py session42_a`, ~2-8 min on 2 cores, then prepare_carry.sh). If a

@@ -42,6 +42,7 @@ ODD_WIDTH = replace(SM90, epilogue=Epilogue.none, tile=(64, 88, 128), cluster=(1
 LEAN_CONSUMER = replace(SM90, epilogue=Epilogue.none, lean_consumer=True)
 SPLIT_N = replace(SM90, epilogue=Epilogue.bias, tile=(320, 128, 64), cluster=(1, 2), schedule=Schedule.cooperative,
                   wg_split_n=True)
+SPLIT_N_192 = replace(SPLIT_N, tile=(192, 192, 64), cluster=(2, 1), epilogue_store_stages=1)
 
 
 def _elf_symbols(cubin: bytes) -> bytes:
@@ -237,11 +238,12 @@ def test_compile_consumer_loop_unrolled_over_the_stages(nvrtc: NvrtcBatch) -> No
     assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")
 
 
-@pytest.mark.nvrtc(SPLIT_N)
+@pytest.mark.nvrtc(SPLIT_N, SPLIT_N_192)
 def test_compile_warpgroups_split_along_n(nvrtc: NvrtcBatch) -> None:
     """The split-N cooperative kernel (KernelConfig.wg_split_n) builds its own TiledMma and epilogue
-    policy from CUTLASS's parts; a 320-row tile also takes the Int<320> CuTe does not name. A CUTLASS
-    update that changes what those parts assume fails here, on the CPU."""
-    (out,) = nvrtc.outcomes(SPLIT_N)
-    assert out.ok, (out.error, out.log[-2000:])
-    assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")
+    policy from CUTLASS's parts; a 320-row tile also takes the Int<320> CuTe does not name, and a
+    192-wide one assembles CUTLASS's epilogue collective around 32-column shared-memory atoms. A
+    CUTLASS update that changes what those parts assume fails here, on the CPU."""
+    for out in nvrtc.outcomes(SPLIT_N, SPLIT_N_192):
+        assert out.ok, (out.config.variant_name, out.error, out.log[-2000:])
+        assert b"kiln_gemm" in _elf_symbols(out.cubin or b"")

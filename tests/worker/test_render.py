@@ -327,8 +327,9 @@ def test_split_n_warpgroups_build_their_own_tiled_mma_and_one_atom_epilogue_subt
     assert "using Tile = Shape<_64, _128>;" in source
     assert "SplitNTiledMma" not in render(replace(plain, tile=(256, 128, 64)))
     assert "tmad1" in replace(split, epilogue_store_stages=1).variant_name
+    assert "Layout_K_SW64_Atom" not in source and "Layout_K_SW64_Atom" in render(replace(split, tile=(192, 192, 64)))
     for bad in ({"schedule": Schedule.pingpong}, {"tile": (64, 128, 64)}, {"tile": (160, 128, 64)},
-                {"tile": (192, 192, 64)}, {"epilogue_schedule": EpilogueSchedule.nosmem}, {"lean_consumer": True},
+                {"tile": (192, 160, 64)}, {"epilogue_schedule": EpilogueSchedule.nosmem}, {"lean_consumer": True},
                 {"warp_stores": True}, {"epilogue_tile_n": 64}, {"tile_scheduler": TileScheduler.streamk}):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(split, **bad))

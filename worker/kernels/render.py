@@ -235,6 +235,7 @@ def template_tokens(cfg: KernelConfig) -> dict[str, Any]:
         "l2_prefetch": l2_prefetch(cfg),
         "lean_consumer": lean_consumer(cfg),
         "wg_split_n": wg_split_n(cfg),
+        "narrow_epilogue_atom": narrow_epilogue_atom(cfg),
     }
     if cfg.streamk_memset and (cfg.family is not Family.sm90_tma or cfg.tile_scheduler is not TileScheduler.streamk):
         raise UnsupportedConfig("streamk_memset picks CUTLASS's stream-K scheduler: sm90 stream-K GEMMs only")
@@ -318,10 +319,22 @@ def lean_consumer(cfg: KernelConfig) -> bool:
     return True
 
 
+# Split-N tile widths: each warpgroup's half is a wgmma width and a whole number of the epilogue
+# subtile's shared-memory swizzle atoms (64 columns, or 32 for 192: narrow_epilogue_atom).
+SPLIT_N_TILE_N = (128, 192, 256)
+
+
+def narrow_epilogue_atom(cfg: KernelConfig) -> bool:
+    """Whether the split-N epilogue lays its subtile out in 32-column atoms: a 192-wide tile's
+    96-column halves are not whole 64-column (128-byte swizzle) atoms, CUTLASS's choice for the
+    subtile, and CuTe's stride divisibility check refuses the partition."""
+    return wg_split_n(cfg) and (int(cfg.tile[1]) // 2) % 64 != 0
+
+
 def wg_split_n(cfg: KernelConfig) -> bool:
     """Whether the cooperative kernel's two consumer warpgroups split the tile along N (each owns
     every row over half the columns) instead of along M. The tile's M is then any multiple of 64
-    from 128 (CUTLASS's cooperative kernel asks for 128 or more), its N 128 or 256. The
+    from 128 (CUTLASS's cooperative kernel asks for 128 or more), its N 128, 192 or 256. The
     TMA epilogue's subtile must then be one 64-row atom by the tile's whole N (epilogue_tile), so
     that each subtile holds the same accumulators of both warpgroups; the per-warp stores assume
     warpgroups stacked along M, and the other mainloop wrappers take CUTLASS's TiledMma."""
@@ -331,11 +344,9 @@ def wg_split_n(cfg: KernelConfig) -> bool:
             or cfg.tile_scheduler is not TileScheduler.persistent or cfg.epilogue_schedule is not EpilogueSchedule.tma):
         raise UnsupportedConfig("warpgroups split along N are built for cooperative sm90 GEMMs with the persistent "
                                 "scheduler and the TMA epilogue")
-    if int(cfg.tile[0]) % 64 or not 128 <= int(cfg.tile[0]) <= 512 or int(cfg.tile[1]) not in (128, 256):
+    if int(cfg.tile[0]) % 64 or not 128 <= int(cfg.tile[0]) <= 512 or int(cfg.tile[1]) not in SPLIT_N_TILE_N:
         raise UnsupportedConfig("warpgroups split along N need a tile M that is a multiple of 64 from 128 to 512 "
-                                "and a tile N of 128 or 256: each warpgroup's half must be whole "
-                                "64-column atoms of the epilogue's 128-byte-swizzled subtile (a 192-wide tile's "
-                                "96-column halves fail CuTe's stride divisibility)")
+                                f"and a tile N in {SPLIT_N_TILE_N}")
     if (cfg.epilogue_tile_n or cfg.warp_stores or cfg.split_k_mode != "none" or cfg.phase_clock or cfg.l2_prefetch
             or cfg.lean_consumer):
         raise UnsupportedConfig("warpgroups split along N set their own epilogue subtile and mainloop: no "
