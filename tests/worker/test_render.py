@@ -296,12 +296,17 @@ def test_interleaved_k_slices_are_a_cluster_split_choice_that_leaves_contiguous_
         render(replace(interleaved, split_k_mode="none", split_k=1, tile_scheduler=TileScheduler.persistent))
 
 
+def _cooperative_1x2(epilogue: Epilogue, tile: tuple[int, int, int]) -> KernelConfig:
+    """The compute-bound winners' kernel shape: persistent cooperative, TMA epilogue, a 1x2 cluster."""
+    return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=(1, 2),
+                        schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
+                        tile_scheduler=TileScheduler.persistent)
+
+
 def test_lean_consumer_replaces_cutlasss_consumer_loop_only_where_it_stands_alone() -> None:
     """lean_consumer names its kernel `_lc` and wraps the builder's mainloop in the unrolled consumer
     loop; the default kernel keeps CUTLASS's collective, and the other mainloop wrappers refuse it."""
-    plain = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.none, (256, 128, 64),
-                         cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
-                         tile_scheduler=TileScheduler.persistent)
+    plain = _cooperative_1x2(Epilogue.none, (256, 128, 64))
     lean = replace(plain, lean_consumer=True)
     assert lean.variant_name == plain.variant_name.replace("_persistent_", "_persistent_lc_")
     source = render(lean)
@@ -317,9 +322,7 @@ def test_split_n_warpgroups_build_their_own_tiled_mma_and_one_atom_epilogue_subt
     """wg_split_n names its kernel `_wn`, lays the two consumer warpgroups side by side along N and
     gives the TMA epilogue 64-row subtiles the whole tile wide; tiles and options it cannot build are
     refused before NVRTC sees them."""
-    plain = KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, Epilogue.bias, (192, 128, 64),
-                         cluster=(1, 2), schedule=Schedule.cooperative, epilogue_schedule=EpilogueSchedule.tma,
-                         tile_scheduler=TileScheduler.persistent)
+    plain = _cooperative_1x2(Epilogue.bias, (192, 128, 64))
     split = replace(plain, wg_split_n=True)
     assert split.variant_name == plain.variant_name.replace("_persistent_", "_persistent_wn_")
     source = render(split)
