@@ -333,6 +333,7 @@ def test_split_n_warpgroups_build_their_own_tiled_mma_and_one_atom_epilogue_subt
     assert "Layout_K_SW64_Atom" not in source and "Layout_K_SW64_Atom" in render(replace(split, tile=(192, 192, 64)))
     for bad in ({"schedule": Schedule.pingpong}, {"tile": (64, 128, 64)}, {"tile": (160, 128, 64)},
                 {"tile": (192, 160, 64)}, {"epilogue_schedule": EpilogueSchedule.nosmem}, {"lean_consumer": True},
-                {"warp_stores": True}, {"epilogue_tile_n": 64}, {"tile_scheduler": TileScheduler.streamk}):
+                {"warp_stores": True}, {"epilogue_tile_n": 64}, {"tile_scheduler": TileScheduler.streamk},
+                {"swap_ab": True}):
         with pytest.raises(R.UnsupportedConfig):
             render(replace(split, **bad))

@@ -348,9 +348,10 @@ def wg_split_n(cfg: KernelConfig) -> bool:
         raise UnsupportedConfig("warpgroups split along N need a tile M that is a multiple of 64 from 128 to 512 "
                                 f"and a tile N in {SPLIT_N_TILE_N}")
     if (cfg.epilogue_tile_n or cfg.warp_stores or cfg.split_k_mode != "none" or cfg.phase_clock or cfg.l2_prefetch
-            or cfg.lean_consumer):
+            or cfg.lean_consumer or cfg.swap_ab):
         raise UnsupportedConfig("warpgroups split along N set their own epilogue subtile and mainloop: no "
-                                "epilogue_tile_n, per-warp stores, split-K, phase clock, L2 prefetch or lean consumer")
+                                "epilogue_tile_n, per-warp stores, split-K, phase clock, L2 prefetch, lean consumer "
+                                "or swapped operands (their subtiles are laid out for row-major D)")
     return True
 
 
