@@ -27,6 +27,7 @@ from worker.kernels.render import (
     ODD_WIDTH_K_ATOM,
     SKINNY_A_PAD,
     SKINNY_A_SMEM_KB,
+    epilogue_subtile,
     odd_group_width,
 )
 from worker.kernels.space import SWAP_AB_MAX_M
@@ -52,12 +53,10 @@ def _launched_tiles(cfg: KernelConfig, p: GemmProblem) -> int:
 def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     if cfg.epilogue_schedule is EpilogueSchedule.nosmem and cfg.family is not Family.sm90_conv_fprop:
         return 0
-    # EpilogueTileAuto picks 128x32 (cooperative) or 64x32 subtiles; CUTLASS keeps two of them in
-    # flight for D (epilogue_store_stages raises that); a residual C gets up to four buffers, which
-    # D then reuses (sm90_epilogue_tma_warpspecialized.hpp, ReuseSmemC).
-    # Warpgroups split along N store one 64-row atom the tile's whole N wide (render.epilogue_tile).
-    rows = min(128 if cfg.schedule is Schedule.cooperative and not cfg.wg_split_n else 64, cfg.tile[0])
-    cols = cfg.tile[1] if cfg.wg_split_n else min(cfg.epilogue_tile_n or 32, cfg.tile[1])
+    # The subtile the kernel gets (render.epilogue_subtile); CUTLASS keeps two of them in flight
+    # for D (epilogue_store_stages changes that); a residual C gets up to four buffers, which D then
+    # reuses (sm90_epilogue_tma_warpspecialized.hpp, ReuseSmemC).
+    rows, cols = epilogue_subtile(cfg)
     subtiles = max(1, (cfg.tile[0] // rows) * (cfg.tile[1] // cols))
     stores = min(subtiles, cfg.epilogue_store_stages or 2)
     buffers = max(min(subtiles, 4), stores + 1) if cfg.epilogue.parts.residual else stores

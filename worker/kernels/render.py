@@ -412,19 +412,28 @@ def skinny_tokens(cfg: KernelConfig) -> dict[str, Any]:
 EPILOGUE_TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"
 
 
+def epilogue_subtile(cfg: KernelConfig) -> tuple[int, int]:
+    """The TMA epilogue's subtile, rows by columns, as the kernel gets it: CUTLASS's automatic one
+    (128 rows for cooperative kernels, 64 for the others, 32 columns for fp16), `epilogue_tile_n`
+    columns where set, and one 64-row atom by the whole tile N where the warpgroups split along N
+    (wg_split_n). prune sizes the epilogue's shared memory from it."""
+    if cfg.wg_split_n:
+        return 64, int(cfg.tile[1])
+    rows = min(128 if cfg.schedule is Schedule.cooperative else 64, int(cfg.tile[0]))
+    return rows, min(int(cfg.epilogue_tile_n or 32), int(cfg.tile[1]))
+
+
 def epilogue_tile(cfg: KernelConfig) -> str:
-    """CUTLASS's automatic TMA-epilogue subtile (64x32 for fp16), or one `epilogue_tile_n` wide:
-    half as many smem round trips and TMA stores per tile, for problems whose output is most of
-    their traffic. Rows as CUTLASS requires: 128 for cooperative kernels, 64 for ping-pong. Warpgroups
-    split along N take one 64-row atom by the whole tile N (wg_split_n)."""
-    if wg_split_n(cfg):
-        return f"Shape<_64, _{int(cfg.tile[1])}>"
-    if not cfg.epilogue_tile_n:
+    """CUTLASS's automatic TMA-epilogue subtile, or one `epilogue_tile_n` wide: half as many smem
+    round trips and TMA stores per tile, for problems whose output is most of their traffic; or the
+    split-N kernel's (epilogue_subtile)."""
+    split = wg_split_n(cfg)
+    if not split and not cfg.epilogue_tile_n:
         return EPILOGUE_TILE_AUTO
-    if cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n:
+    if not split and (cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n):
         raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
-    rows = min(128 if cfg.schedule is Schedule.cooperative else 64, cfg.tile[0])
-    return f"Shape<_{int(rows)}, _{int(cfg.epilogue_tile_n)}>"
+    rows, cols = epilogue_subtile(cfg)
+    return f"Shape<_{rows}, _{cols}>"
 
 
 def epilogue_store_stages(cfg: KernelConfig) -> int:
