@@ -335,7 +335,7 @@ def wg_split_n(cfg: KernelConfig) -> bool:
     """Whether the cooperative kernel's two consumer warpgroups split the tile along N (each owns
     every row over half the columns) instead of along M. The tile's M is then any multiple of 64
     from 128 (CUTLASS's cooperative kernel asks for 128 or more), its N 128, 192 or 256. The
-    TMA epilogue's subtile must then be one 64-row atom by the tile's whole N (epilogue_tile), so
+    TMA epilogue's subtile must then be one 64-row atom by the tile's whole N (epilogue_subtile), so
     that each subtile holds the same accumulators of both warpgroups; the per-warp stores assume
     warpgroups stacked along M, and the other mainloop wrappers take CUTLASS's TiledMma."""
     if not cfg.wg_split_n:
