@@ -301,6 +301,12 @@
 #     scripts/device/compile_twins.py session42_a`, ~2-8 min on 2 cores, then prepare_carry.sh). If a
 #     twin wins, add the split-N tiles to space.py for M > 128 (prune.accumulator_registers: M*N/256 a
 #     thread) and re-run the suite search; then, on an H200, session39_c.sh's replay (2t).
+#  2w. Session 43 (an H100 on the seventh start; six failed or were refused): session42_a.sh: the six
+#     split-N GPU tests pass, and every split-N twin loses 5-20% to the stored winners (attn_out
+#     192x128 14.3-15.1 us against 12.9-13.0, cuBLAS 12.5-12.6; gemm_pairs_h100_20261207_session43_a_split_n.json):
+#     not searched. The H100 replay at 8a6b1eb: 1.028, every winner the same kernel (session43_b_replay).
+#     Next: `bash scripts/device/session43_c.sh` if not yet run (192x256 split-N, 64x128 atoms: is the
+#     loss the 64-wide atoms' shared-memory reads?); FIRST on an H200, session39_c.sh (2t).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
