@@ -49,9 +49,11 @@ def split_n(winner: KernelConfig, tile: tuple[int, int, int], cluster: tuple[int
                    wg_split_n=True, split_k=1, decomposition=Decomposition.heuristic)
 
 
-def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+def problems(twins_by_shape: dict[str, list[tuple[tuple[int, int, int], tuple[int, int], int]]] = TWINS
+             ) -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """Each shape's stored winner followed by its split-N twins (tile, cluster, epilogue store stages)."""
     todo = []
-    for shape, twins in TWINS.items():
+    for shape, twins in twins_by_shape.items():
         todo += stored_twins(WINNERS, (shape,), lambda w, twins=twins: [w, *(split_n(w, *t) for t in twins)])
     return todo
 

@@ -16,11 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from session18_b import main, stored_twins  # noqa: E402
-from session42_a import WINNERS, split_n  # noqa: E402
-
-from service.specs import GemmSpec  # noqa: E402
-from worker.kernels.config import KernelConfig  # noqa: E402
+from session18_b import main  # noqa: E402
+from session42_a import problems  # noqa: E402
 
 # shape -> (tile, cluster, epilogue store stages) twins; one 64x256 subtile store in flight leaves
 # three 56 KB stages in the 227 KB of shared memory.
@@ -31,12 +28,5 @@ TWINS: dict[str, list[tuple[tuple[int, int, int], tuple[int, int], int]]] = {
 }
 
 
-def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
-    todo = []
-    for shape, twins in TWINS.items():
-        todo += stored_twins(WINNERS, (shape,), lambda w, twins=twins: [w, *(split_n(w, *t) for t in twins)])
-    return todo
-
-
 if __name__ == "__main__":
-    main(problems())  # `--list` prints each problem's configs
+    main(problems(TWINS))  # `--list` prints each problem's configs
