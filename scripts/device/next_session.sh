@@ -305,8 +305,12 @@
 #     split-N GPU tests pass, and every split-N twin loses 5-20% to the stored winners (attn_out
 #     192x128 14.3-15.1 us against 12.9-13.0, cuBLAS 12.5-12.6; gemm_pairs_h100_20261207_session43_a_split_n.json):
 #     not searched. The H100 replay at 8a6b1eb: 1.028, every winner the same kernel (session43_b_replay).
-#     Next: `bash scripts/device/session43_c.sh` if not yet run (192x256 split-N, 64x128 atoms: is the
-#     loss the 64-wide atoms' shared-memory reads?); FIRST on an H200, session39_c.sh (2t).
+#     Next: FIRST `bash scripts/device/session43_c.sh` (prepared, never run: the device time ran out on
+#     failed starts): 192x256 split-N, 64x128 atoms, on llama7b.qkv (four whole waves), o_proj and
+#     square.8192: is run A's loss the 64-wide atoms' shared-memory reads? Compile first on the CPU host
+#     (`KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/compile_twins.py session43_c`,
+#     ~1 min), then prepare_carry.sh. If it beats llama7b.qkv's winner, put 192x256 split-N in
+#     space._sm90_configs for M > 128. On an H200, session39_c.sh (2t).
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
