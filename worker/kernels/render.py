@@ -427,11 +427,11 @@ def epilogue_tile(cfg: KernelConfig) -> str:
     """CUTLASS's automatic TMA-epilogue subtile, or one `epilogue_tile_n` wide: half as many smem
     round trips and TMA stores per tile, for problems whose output is most of their traffic; or the
     split-N kernel's (epilogue_subtile)."""
-    split = wg_split_n(cfg)
-    if not split and not cfg.epilogue_tile_n:
-        return EPILOGUE_TILE_AUTO
-    if not split and (cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n):
-        raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
+    if not wg_split_n(cfg):
+        if not cfg.epilogue_tile_n:
+            return EPILOGUE_TILE_AUTO
+        if cfg.epilogue_schedule is not EpilogueSchedule.tma or cfg.tile[1] % cfg.epilogue_tile_n:
+            raise UnsupportedConfig("an epilogue subtile is a TMA-epilogue choice that must divide the tile's N")
     rows, cols = epilogue_subtile(cfg)
     return f"Shape<_{rows}, _{cols}>"
 
