@@ -17,7 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from session18_b import main  # noqa: E402
-from session42_a import problems  # noqa: E402
+from session42_a import problems as split_n_problems  # noqa: E402
+
+from service.specs import GemmSpec  # noqa: E402
+from worker.kernels.config import KernelConfig  # noqa: E402
 
 # shape -> (tile, cluster, epilogue store stages) twins; one 64x256 subtile store in flight leaves
 # three 56 KB stages in the 227 KB of shared memory.
@@ -28,5 +31,10 @@ TWINS: dict[str, list[tuple[tuple[int, int, int], tuple[int, int], int]]] = {
 }
 
 
+def problems() -> list[tuple[str, GemmSpec, list[KernelConfig]]]:
+    """What compile_twins.py and the run ask for: each winner and its 192x256 twins."""
+    return split_n_problems(TWINS)
+
+
 if __name__ == "__main__":
-    main(problems(TWINS))  # `--list` prints each problem's configs
+    main(problems())  # `--list` prints each problem's configs

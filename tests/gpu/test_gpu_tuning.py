@@ -534,7 +534,8 @@ def test_lean_consumer_kernels_verify(kind: str, tmp_path: Path) -> None:
 # (KernelConfig.wg_split_n): nvjet's 192- and 320-row "coopB" tiles, each subtile one 64-row atom by
 # the whole N. The cubins session 42 run A times (scripts/device/session42_a.py): on tails in M, N
 # and K (the last 192-row tile a third full), with a bias along N, bias + GELU and SiLU, one subtile
-# store in flight, 192-wide tiles (their subtiles in 32-column atoms), and on suite shapes.
+# store in flight, 192-wide tiles (their subtiles in 32-column atoms), 192x256 (64x128 atoms), and on
+# suite shapes.
 def _split_n(tile: tuple[int, int, int], cluster: tuple[int, int], epilogue: Epilogue = Epilogue.none,
              store_stages: int = 0) -> KernelConfig:
     return KernelConfig(Family.sm90_tma, DType.f16, Layout.row, Layout.col, epilogue, tile, cluster=cluster,
@@ -551,6 +552,10 @@ SPLIT_N = {
     "320x128_1x2": (_split_n((320, 128, 64), (1, 2)), [(1000, 776, 1032), (300, 520, 200)]),
     "192x192_2x1_silu_one_store": (_split_n((192, 192, 64), (2, 1), Epilogue.silu, 1),
                                    [(2048, 11008, 4096), (1000, 776, 1032)]),
+    # 64x128 atoms, three a warpgroup (192 accumulators a thread): session 44's runs
+    "192x256_1x2_bias_gelu_one_store": (_split_n((192, 256, 64), (1, 2), Epilogue.bias_gelu, 1),
+                                        [(4096, 3072, 768), (1000, 776, 1032)]),
+    "192x256_2x1_one_store": (_split_n((192, 256, 64), (2, 1), Epilogue.none, 1), [(1000, 776, 1032), (300, 520, 200)]),
 }
 
 
