@@ -82,11 +82,14 @@ SM90_TALL_SWAPPED_ACCUMULATORS = 192
 # registers a thread: its one warpgroup held bert-base.attn_out's plain 128x192 tile (192
 # accumulators) and ran it 3% faster than the cooperative winner (session 24 run A).
 SM90_SINGLE_ACCUMULATORS = 192
+# The split-N cooperative 192x256 tile (space.sm90_split_n_configs): three 64x128 atoms a warpgroup,
+# 192 accumulators, 232 registers a consumer thread and no local memory (cuobjdump, session 43).
+SM90_SPLIT_N_ACCUMULATORS = 192
 
 
 def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """fp32 accumulators per thread must leave room in 255 registers (about 128 at most; 192 for the
-    swapped 128x192 ping-pong tile, measured)."""
+    swapped 128x192 ping-pong tile and the split-N 192x256 one, measured)."""
     tm, tn, _ = cfg.tile
     if cfg.is_2x:
         per_thread = cfg.warp[0] * cfg.warp[1] // 32
@@ -95,6 +98,8 @@ def accumulator_registers(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> st
     else:
         per_thread = tm * tn // 128  # ping-pong, single: each consumer warpgroup owns a whole tile
     limit = SM90_TALL_SWAPPED_ACCUMULATORS if cfg.swap_ab and not cfg.is_2x else 128
+    if cfg.wg_split_n:
+        limit = SM90_SPLIT_N_ACCUMULATORS
     if cfg.schedule is Schedule.single:
         limit = SM90_SINGLE_ACCUMULATORS
     return None if per_thread <= limit else f"{per_thread} accumulators per thread"
@@ -392,7 +397,7 @@ def wide_epilogue_for_stores(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
 def more_stores_in_flight(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """More TMA-epilogue subtile stores in flight (epilogue_store_stages) only for store-bound
     problems: elsewhere the shared memory they take is better spent on mainloop stages."""
-    if not cfg.epilogue_store_stages:
+    if cfg.epilogue_store_stages <= 2:  # CUTLASS's two or fewer: more shared memory for the mainloop
         return None
     return None if store_bound(p, hw) else "more stores in flight only pay when stores bound the kernel"
 
@@ -611,7 +616,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.epilogue_tile_n:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
-        if cfg.epilogue_store_stages:
+        if cfg.epilogue_store_stages > 2:
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
         multicast = decode_multicast_cost(cfg, p)
         if multicast is not None:

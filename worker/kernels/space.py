@@ -63,6 +63,7 @@ def sm90_space(p: GemmProblem) -> Iterator[KernelConfig]:
         yield from _sm90_configs(prob, pad)
     yield from _sm90_swapped_configs(p)
     yield from sm90_tall_swapped_configs(p)
+    yield from sm90_split_n_configs(p)
 
 
 SWAP_AB_MAX_M = 128
@@ -119,6 +120,34 @@ def sm90_tall_swapped_configs(p: GemmProblem) -> Iterator[KernelConfig]:
         yield replace(cfg, warp_stores=p.epilogue is not Epilogue.none and render.warp_stores_supported(cfg))
         yield single_consumer_stores(replace(cfg, schedule=Schedule.single,
                                              tile_scheduler=TileScheduler.none))  # one-round grids
+
+
+SPLIT_N_MIN_K = 2048
+
+
+def sm90_split_n_configs(p: GemmProblem) -> Iterator[KernelConfig]:
+    """Mid-size and large GEMMs on the cooperative kernel with its warpgroups side by side along N
+    (KernelConfig.wg_split_n) under a 192x256 tile: three 64x128 wgmma atoms a warpgroup, which read
+    shared memory per multiply-add at the 256x128 cooperative winners' rate, and a tile that reads 30%
+    less from L2 per multiply-add than the swapped 128x192 one. The narrower split-N tiles (64x64 and
+    64x96 atoms, nvjet's "coopB" 192x128, 192x192, 320x128) lost 5-20% everywhere (session 43 run A);
+    this one ran llama7b.qkv (528 tiles, four whole waves) 0.4-0.8% faster than its ping-pong winner
+    (session 44 runs A and B, an H100). One subtile store in flight leaves three 56 KB mainloop stages. 1x2
+    only: under 2x1, M = 2048's 11 row tiles pad to 12 (325 us against 274). The ranking judges it
+    by its waves, like any tile. Long K only: on the bert shapes (K of 768 and 1024) it lost 10-25%
+    with or without a fused epilogue (session 44 run B: bert-large.qkv 44.3 us against 40.3,
+    bert-base.ffn1 40.2 against 33.5), where a cooperative kernel's unhidden 192x256 epilogue and
+    pipeline fill weigh on 12-16 k-blocks; at K = 4096 it won llama7b.qkv again (273.0 against 275.4)
+    and lost llama7b.up's 3.58 waves (270.4 against 254.7)."""
+    if (p.m <= SWAP_AB_MAX_M or p.k < SPLIT_N_MIN_K
+            or (p.layout_a, p.layout_b) != (Layout.row, Layout.col)):
+        return
+    yield KernelConfig(
+        family=Family.sm90_tma, dtype=p.dtype, layout_a=p.layout_a, layout_b=p.layout_b, epilogue=p.epilogue,
+        tile=(192, 256, 64), alignment=p.max_alignment(), cluster=(1, 2), schedule=Schedule.cooperative,
+        epilogue_schedule=EpilogueSchedule.tma, tile_scheduler=TileScheduler.persistent, epilogue_store_stages=1,
+        wg_split_n=True,
+    )
 
 
 # Two-CTA clusters at most. Four-CTA clusters (2x2, 4x1, 1x4) build, verify and launch on a grid of
