@@ -311,6 +311,14 @@
 #     (`KILN_DATA_DIR=$PWD/.fleet-data .venv/bin/python scripts/device/compile_twins.py session43_c`,
 #     ~1 min), then prepare_carry.sh. If it beats llama7b.qkv's winner, put 192x256 split-N in
 #     space._sm90_configs for M > 128. On an H200, session39_c.sh (2t).
+#  2x. Session 44 (H100s again; two failed starts): session43_c.sh (run A) confirmed the 64-wide atoms
+#     as the split-N loss: 192x256 (64x128 atoms) ran llama7b.qkv 274.1 / 274.5 us against the winner's
+#     275.2 / 276.0 and tied square.8192. Run B (session44_b.sh): it loses 10-25% at short K (bert
+#     shapes, fused or not) and on llama7b.up, wins llama7b.qkv again (273.0 / 273.2 against 275.4);
+#     its GPU tests pass. Now searched for K >= 2048 (space.sm90_split_n_configs). Next: FIRST
+#     `bash scripts/device/session44_c.sh` if it has not run (the search on llama7b.qkv and square.8192;
+#     compile first: `kiln compile --file` on those two shapes, see its header), then on an H200
+#     session39_c.sh's replay (2t) and a re-search of llama7b.qkv for the H200 figures.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
