@@ -315,10 +315,13 @@
 #     as the split-N loss: 192x256 (64x128 atoms) ran llama7b.qkv 274.1 / 274.5 us against the winner's
 #     275.2 / 276.0 and tied square.8192. Run B (session44_b.sh): it loses 10-25% at short K (bert
 #     shapes, fused or not) and on llama7b.up, wins llama7b.qkv again (273.0 / 273.2 against 275.4);
-#     its GPU tests pass. Now searched for K >= 2048 (space.sm90_split_n_configs). Next: FIRST
-#     `bash scripts/device/session44_c.sh` if it has not run (the search on llama7b.qkv and square.8192;
-#     compile first: `kiln compile --file` on those two shapes, see its header), then on an H200
-#     session39_c.sh's replay (2t) and a re-search of llama7b.qkv for the H200 figures.
+#     its GPU tests pass. Now searched for K >= 2048 (space.sm90_split_n_configs). Run C
+#     (session44_c.sh): the search picks it on llama7b.qkv (0.994 against 0.985-0.988) and square.8192;
+#     run D (session44_d.sh, H100 branch): the H100 replay with those winners 1.031. Next: FIRST, if an
+#     H200 ever serves a call, `bash scripts/device/session44_d.sh` (its H200 branch: the search on
+#     llama7b.qkv and square.8192, then session 26 run C's replay for the standing H200 figures; compile
+#     first as its header says). On the H100, square.8192's winner is a coin toss between machines: a
+#     pairs run of the split-N and the 256x128 stream-K kernels over several machine starts would say.
 #  3. The 2.x LinearCombination pays the same alpha/beta FMUL+FFMA per element (session 12 run B's
 #     conv profile): ScaleType::OnlyAlphaScaling for 2.x epilogues without a source, if 2.x kernels
 #     ever matter on a Hopper host (they win nothing on the H200 today).
