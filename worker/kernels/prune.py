@@ -50,6 +50,16 @@ def _launched_tiles(cfg: KernelConfig, p: GemmProblem) -> int:
             * p.batch)
 
 
+# CUTLASS's TMA epilogue keeps two subtile stores in flight unless epilogue_store_stages says otherwise.
+CUTLASS_EPILOGUE_STORE_STAGES = 2
+
+
+def more_stores_than_cutlass(cfg: KernelConfig) -> bool:
+    """A "more stores in flight" twin, which only store-bound problems earn. Fewer stores than
+    CUTLASS's (the split-N tile's one) give shared memory back to the mainloop instead."""
+    return cfg.epilogue_store_stages > CUTLASS_EPILOGUE_STORE_STAGES
+
+
 def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     if cfg.epilogue_schedule is EpilogueSchedule.nosmem and cfg.family is not Family.sm90_conv_fprop:
         return 0
@@ -58,7 +68,7 @@ def _sm90_epilogue_smem(cfg: KernelConfig) -> int:
     # reuses (sm90_epilogue_tma_warpspecialized.hpp, ReuseSmemC).
     rows, cols = epilogue_subtile(cfg)
     subtiles = max(1, (cfg.tile[0] // rows) * (cfg.tile[1] // cols))
-    stores = min(subtiles, cfg.epilogue_store_stages or 2)
+    stores = min(subtiles, cfg.epilogue_store_stages or CUTLASS_EPILOGUE_STORE_STAGES)
     buffers = max(min(subtiles, 4), stores + 1) if cfg.epilogue.parts.residual else stores
     return rows * cols * ELEMENT_BYTES * buffers + 1024
 
@@ -397,7 +407,7 @@ def wide_epilogue_for_stores(cfg: KernelConfig, p: GemmProblem, hw: Hardware) ->
 def more_stores_in_flight(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> str | None:
     """More TMA-epilogue subtile stores in flight (epilogue_store_stages) only for store-bound
     problems: elsewhere the shared memory they take is better spent on mainloop stages."""
-    if cfg.epilogue_store_stages <= 2:  # CUTLASS's two or fewer: more shared memory for the mainloop
+    if not more_stores_than_cutlass(cfg):
         return None
     return None if store_bound(p, hw) else "more stores in flight only pay when stores bound the kernel"
 
@@ -616,7 +626,7 @@ def estimated_cost(cfg: KernelConfig, p: GemmProblem, hw: Hardware) -> float:
             cost *= 0.9 if wide else (0.97 if full else 1.03)
         if cfg.epilogue_tile_n:
             cost *= WIDE_EPILOGUE_COST  # only offered where stores bound the kernel (wide_epilogue_for_stores)
-        if cfg.epilogue_store_stages > 2:
+        if more_stores_than_cutlass(cfg):
             cost *= MORE_STORES_COST  # likewise (more_stores_in_flight)
         multicast = decode_multicast_cost(cfg, p)
         if multicast is not None:
